@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** RFC 9457 problem details, as every API error is rendered. */
+export const zProblem = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  code: z.string(),
+  detail: z.string().optional(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type Problem = z.infer<typeof zProblem>;
+
+export const PAGE_SIZE_DEFAULT = 10;
+export const PAGE_SIZE_MAX = 100;
+
+export const zPageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  /** Cache-busting timestamp the console adds to GET and DELETE (spec §7). */
+  t: z.string().max(32).optional(),
+});
+export type PageQuery = z.infer<typeof zPageQuery>;
+
+export const zIdParams = z.object({ id: z.uuid() });
+
+export const zMedia = z.object({
+  id: z.uuid(),
+  url: z.string(),
+  filename: z.string(),
+  created_at: z.iso.datetime({ offset: true }),
+});
+export type Media = z.infer<typeof zMedia>;
+
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ results: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });

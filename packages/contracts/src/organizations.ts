@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { zMedia } from './common.ts';
+
+export const verificationStatuses = ['UNDEFINED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+export const zVerificationStatus = z.enum(verificationStatuses);
+export type VerificationStatus = z.infer<typeof zVerificationStatus>;
+
+export const zOrganization = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  did: z.string().nullable(),
+  logo: zMedia.nullable(),
+  verified: z.boolean(),
+  verification_status: zVerificationStatus,
+  created_at: z.iso.datetime({ offset: true }),
+});
+export type Organization = z.infer<typeof zOrganization>;
+
+export const zOrganizationList = z.object({ results: z.array(zOrganization) });
+
+export const ORGANIZATION_DESCRIPTION_MAX = 160;
+
+export const zCreateOrganizationRequest = z.strictObject({
+  name: z.string().trim().min(1).max(120),
+  description: z.string().trim().max(ORGANIZATION_DESCRIPTION_MAX).optional(),
+});
+export type CreateOrganizationRequest = z.infer<typeof zCreateOrganizationRequest>;
+
+export const zUpdateOrganizationRequest = z.strictObject({
+  name: z.string().trim().min(1).max(120).optional(),
+  description: z.string().trim().max(ORGANIZATION_DESCRIPTION_MAX).optional(),
+  /** Media id of an uploaded logo (media uploads arrive with the workspace capability). */
+  logo: z.uuid().optional(),
+});
+export type UpdateOrganizationRequest = z.infer<typeof zUpdateOrganizationRequest>;

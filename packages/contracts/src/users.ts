@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+export const zUserProfile = z.object({
+  id: z.uuid(),
+  username: z.string().nullable(),
+  email: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  job_title: z.string().nullable(),
+  avatar: z.object({ id: z.uuid().nullable(), url: z.string() }).nullable(),
+});
+export type UserProfile = z.infer<typeof zUserProfile>;
+
+export const zUpdateUserProfileRequest = z.strictObject({
+  first_name: z.string().trim().min(1).max(100).optional(),
+  last_name: z.string().trim().min(1).max(100).optional(),
+  job_title: z.string().trim().max(120).optional(),
+  /** An https/http image address; uploads arrive with the media capability. */
+  avatar_url: z.url().max(2048).optional(),
+});
+export type UpdateUserProfileRequest = z.infer<typeof zUpdateUserProfileRequest>;
