@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { problemBody } from './errors/app-error.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { clientErrorsRoutes } from './modules/client-errors/client-errors.routes.ts';
+import { registerDevMailbox } from './modules/dev-mailbox/dev-mailbox.routes.ts';
+import { configRoutes } from './modules/health/config.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+
+/** Builds the HTTP application (API under /api, the console's files at /). Tests call this directly. */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: ctx.config.trustProxy,
+    // Ids that are not uuids, odd query strings and the like are validation errors, never crashes.
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('actor', null);
+  app.decorateRequest('organizationId', null);
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        // MUI (emotion) injects style elements at runtime.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    max: ctx.config.rateLimitPerMinute,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) => ({
+      ...problemBody(429, 'RATE_LIMITED', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`),
+      statusCode: 429,
+    }),
+  });
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Credential Platform API', version: '0.1.0' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          currentIdentity: { type: 'apiKey', in: 'header', name: 'CurrentIdentity' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(ctx));
+      await api.register(configRoutes(ctx));
+      await api.register(authRoutes(ctx));
+      await api.register(usersRoutes(ctx));
+      await api.register(organizationsRoutes(ctx));
+      await api.register(clientErrorsRoutes(ctx));
+      await api.register(adminRoutes(ctx));
+    },
+    { prefix: '/api' },
+  );
+
+  if (ctx.mailbox) registerDevMailbox(app, ctx.mailbox);
+  registerConsole(app, ctx.config.consoleDist);
+  return app;
+}
+
+/** Serves the built console; unknown non-API paths answer index.html so client routes load directly. */
+function registerConsole(app: FastifyInstance, dist: string) {
+  if (!existsSync(path.join(dist, 'index.html'))) return;
+  app.register(fastifyStatic, { root: dist, prefix: '/', wildcard: false, index: ['index.html'] });
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isApi = pathname.startsWith('/api/') || pathname === '/api' || pathname.startsWith('/dev/');
+    if (request.method === 'GET' && !isApi && !path.extname(pathname)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .type('application/problem+json')
+      .send(problemBody(404, 'NOT_FOUND', `No route for ${request.method} ${pathname}`));
+  });
+}

@@ -1,0 +1,171 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number().int().min(0).max(65535);
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/** Every environment variable the product reads; `.env.example` documents each one. */
+const zEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: port.default(3000),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  MASTER_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .optional(),
+  ),
+  // Account center (the bundled OpenID Connect provider).
+  ACCOUNT_CENTER_ENABLED: z.preprocess(emptyToUndefined, bool.optional()),
+  ID_PORT: port.default(3001),
+  ID_PUBLIC_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  // Relying party configuration: any OpenID Connect provider.
+  OIDC_ISSUER: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  OIDC_CLIENT_ID: z.string().min(1).default('console'),
+  OIDC_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+  OIDC_SCOPES: z.string().default('openid profile email organizations'),
+  /** Account center address for "create an organization" and "change password"; unset for a generic provider. */
+  ACCOUNT_CENTER_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  // Wallet.
+  WALLET_PORT: port.default(3002),
+  WALLET_PUBLIC_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  // Sessions.
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  // Mail.
+  SMTP_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^smtps?$/ }).optional()),
+  SMTP_CATCHER_PORT: port.default(2525),
+  MAIL_FROM: z.string().min(3).default('Credential Platform <no-reply@localhost>'),
+  // Demo account created on first start of an empty database.
+  DEMO_SEED: z.preprocess(emptyToUndefined, bool.optional()),
+  DEMO_EMAIL: z.email().default('demo@example.com'),
+  DEMO_PASSWORD: z.string().min(8).default('Demo-Passw0rd!'),
+  DEMO_ORGANIZATION_NAME: z.string().min(1).max(120).default('Demo Organization'),
+  // Operations.
+  ERROR_WEBHOOK_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  CONSOLE_DIST: z.preprocess(emptyToUndefined, z.string().optional()),
+  WALLET_DIST: z.preprocess(emptyToUndefined, z.string().optional()),
+});
+
+export type Env = z.infer<typeof zEnv>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  database: { url: string | undefined; pgliteDir: string; poolMax: number };
+  masterKey: Buffer | undefined;
+  accountCenter: { enabled: boolean; port: number; publicUrl: string };
+  oidc: {
+    issuer: string;
+    clientId: string;
+    clientSecret: string | undefined;
+    scopes: string;
+    redirectUrl: string;
+  };
+  accountCenterUrl: string | undefined;
+  wallet: { port: number; publicUrl: string; dist: string };
+  consoleDist: string;
+  tokens: { accessTtlSeconds: number; refreshTtlDays: number };
+  mail: { smtpUrl: string | undefined; catcherPort: number; from: string; devMailbox: boolean };
+  demo: { enabled: boolean; email: string; password: string; organizationName: string };
+  errorWebhookUrl: string | undefined;
+  trustProxy: boolean;
+  bodyLimit: number;
+  rateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+
+/** Parses the environment once at boot; every problem is reported with the variable's name. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = zEnv.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  const idPublicUrl = e.ID_PUBLIC_URL ?? `http://localhost:${e.ID_PORT}`;
+  const accountCenterEnabled = e.ACCOUNT_CENTER_ENABLED ?? !e.OIDC_ISSUER;
+  const problems: string[] = [];
+  if (!accountCenterEnabled && !e.OIDC_ISSUER) {
+    problems.push('OIDC_ISSUER: required when ACCOUNT_CENTER_ENABLED=false');
+  }
+  if (e.OIDC_ISSUER && !accountCenterEnabled && !e.OIDC_CLIENT_SECRET) {
+    problems.push('OIDC_CLIENT_SECRET: required with an external OIDC_ISSUER');
+  }
+  if (isProduction && !e.MASTER_KEY) {
+    problems.push('MASTER_KEY: required when NODE_ENV=production (32 random bytes, base64)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const dataDir = path.resolve(repoRoot, e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    logLevel: e.LOG_LEVEL,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl,
+    dataDir,
+    database: { url: e.DATABASE_URL, pgliteDir: path.join(dataDir, 'pglite'), poolMax: e.DATABASE_POOL_MAX },
+    masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : undefined,
+    accountCenter: { enabled: accountCenterEnabled, port: e.ID_PORT, publicUrl: idPublicUrl },
+    oidc: {
+      issuer: e.OIDC_ISSUER ?? idPublicUrl,
+      clientId: e.OIDC_CLIENT_ID,
+      clientSecret: e.OIDC_CLIENT_SECRET,
+      scopes: e.OIDC_SCOPES,
+      redirectUrl: `${publicUrl}/oauth/socious`,
+    },
+    accountCenterUrl: e.ACCOUNT_CENTER_URL ?? (accountCenterEnabled ? idPublicUrl : undefined),
+    wallet: {
+      port: e.WALLET_PORT,
+      publicUrl: e.WALLET_PUBLIC_URL ?? `http://localhost:${e.WALLET_PORT}`,
+      dist: path.resolve(repoRoot, e.WALLET_DIST ?? 'apps/wallet/dist'),
+    },
+    consoleDist: path.resolve(repoRoot, e.CONSOLE_DIST ?? 'apps/console/dist'),
+    tokens: { accessTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS, refreshTtlDays: e.REFRESH_TOKEN_TTL_DAYS },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      catcherPort: e.SMTP_CATCHER_PORT,
+      from: e.MAIL_FROM,
+      // The development mailbox exists only with the in-process catcher, never in production.
+      devMailbox: !e.SMTP_URL && !isProduction,
+    },
+    demo: {
+      enabled: e.DEMO_SEED ?? (!isProduction && accountCenterEnabled),
+      email: e.DEMO_EMAIL,
+      password: e.DEMO_PASSWORD,
+      organizationName: e.DEMO_ORGANIZATION_NAME,
+    },
+    errorWebhookUrl: e.ERROR_WEBHOOK_URL,
+    trustProxy: e.TRUST_PROXY ?? false,
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+  };
+}

@@ -1,0 +1,21 @@
+import type { DatabaseHandle } from '@cp/db';
+import type { Config } from './config/env.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
+import type { Logger } from './lib/logger.ts';
+import type { Mailbox } from './mail/mailbox.ts';
+import type { AccessTokens } from './modules/auth/access-tokens.ts';
+import type { OidcClient } from './modules/auth/oidc-client.ts';
+
+/** Everything a request handler may need, built once at boot (and by the tests) and passed in. */
+export interface AppContext {
+  config: Config;
+  database: DatabaseHandle;
+  logger: Logger;
+  oidc: OidcClient;
+  accessTokens: AccessTokens;
+  jobs: JobQueue;
+  /** The development mailbox (embedded mode only). */
+  mailbox: Mailbox | undefined;
+  /** Token that the admin CLI presents on loopback while the server holds the database. */
+  adminToken: string | undefined;
+}

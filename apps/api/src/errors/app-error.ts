@@ -1,0 +1,77 @@
+/** Every error code the API answers, with its HTTP status. Codes are UPPER_SNAKE with a domain prefix. */
+export const errorStatus = {
+  REQUEST_INVALID: 400,
+  REQUEST_BODY_TOO_LARGE: 413,
+  REQUEST_UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  NOT_FOUND: 404,
+  AUTH_REQUIRED: 401,
+  AUTH_TOKEN_INVALID: 401,
+  AUTH_REFRESH_TOKEN_INVALID: 401,
+  AUTH_SESSION_INVALID: 400,
+  AUTH_REDIRECT_NOT_ALLOWED: 400,
+  AUTH_PROVIDER_ERROR: 502,
+  AUTH_PROVIDER_UNAVAILABLE: 503,
+  USER_NOT_FOUND: 404,
+  ORGANIZATION_NOT_FOUND: 404,
+  ORGANIZATION_IDENTITY_REQUIRED: 400,
+  ORGANIZATION_ACCESS_DENIED: 403,
+  ADMIN_FORBIDDEN: 403,
+  ACCOUNT_USERNAME_TAKEN: 409,
+  ACCOUNT_EMAIL_TAKEN: 409,
+  ACCOUNT_PASSWORD_WEAK: 400,
+  ACCOUNT_INVALID_INPUT: 400,
+  ACCOUNT_NOT_FOUND: 404,
+  CONFLICT: 409,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly detail: string | undefined;
+  readonly errors: FieldError[] | undefined;
+
+  constructor(code: ErrorCode, options: { detail?: string; cause?: unknown; errors?: FieldError[] } = {}) {
+    super(options.detail ?? code, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = errorStatus[code];
+    this.detail = options.detail;
+    this.errors = options.errors;
+  }
+}
+
+const titles: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+/** RFC 9457 problem details body. */
+export function problemBody(status: number, code: string, detail?: string, errors?: FieldError[]) {
+  return {
+    type: `https://errors.credential-platform.dev/${code.toLowerCase().replaceAll('_', '-')}`,
+    title: titles[status] ?? 'Error',
+    status,
+    code,
+    ...(detail ? { detail } : {}),
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
+}

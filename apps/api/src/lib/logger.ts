@@ -1,0 +1,28 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/** Paths pino replaces with [Redacted]: credentials must never reach the logs. */
+export const redactPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-admin-token"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.secret',
+  '*.client_secret',
+  '*.refresh_token',
+  '*.access_token',
+  '*.code',
+  '*.token',
+];
+
+export function createLogger(options: { level: string; pretty?: boolean }): Logger {
+  return pino({
+    level: options.level,
+    redact: { paths: redactPaths, censor: '[Redacted]' },
+    ...(options.pretty
+      ? { transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } }
+      : {}),
+  });
+}

@@ -1,0 +1,51 @@
+import { jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../../errors/app-error.ts';
+import { randomToken } from '../../lib/crypto.ts';
+
+export interface AccessTokenClaims {
+  userId: string;
+  sessionId: string;
+}
+
+/**
+ * The API's own access tokens: short-lived JWTs (RFC 9068 `at+jwt`) signed with a platform secret.
+ * Refresh tokens are opaque and never verify here, so one can never be used as an access token.
+ */
+export class AccessTokens {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly issuer: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  get ttl() {
+    return this.ttlSeconds;
+  }
+
+  issue(claims: AccessTokenClaims): Promise<string> {
+    return new SignJWT({ sid: claims.sessionId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setIssuer(this.issuer)
+      .setAudience(this.issuer)
+      .setSubject(claims.userId)
+      .setJti(randomToken(16))
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(this.key);
+  }
+
+  async verify(token: string): Promise<AccessTokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: this.issuer,
+        audience: this.issuer,
+        algorithms: ['HS256'],
+        typ: 'at+jwt',
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new Error('claims missing');
+      return { userId: payload.sub, sessionId: payload.sid };
+    } catch (cause) {
+      throw new AppError('AUTH_TOKEN_INVALID', { detail: 'The access token is invalid or expired.', cause });
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import {
+  zCompleteAuthRequest,
+  zLogoutRequest,
+  zRefreshRequest,
+  zStartAuthRequest,
+  zStartAuthResponse,
+  zTokenResponse,
+} from '@cp/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import * as authService from './auth.service.ts';
+
+export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const deps: authService.AuthDeps = {
+    db: ctx.database.db,
+    oidc: ctx.oidc,
+    accessTokens: ctx.accessTokens,
+    logger: ctx.logger,
+    scopes: ctx.config.oidc.scopes,
+    defaultRedirectUrl: ctx.config.oidc.redirectUrl,
+    allowedRedirectOrigins: [new URL(ctx.config.publicUrl).origin],
+    refreshTtlDays: ctx.config.tokens.refreshTtlDays,
+  };
+  const strict = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
+  return async (app) => {
+    app.post(
+      '/auth',
+      {
+        ...strict,
+        schema: {
+          tags: ['auth'],
+          summary: 'Start sign-in at the identity provider',
+          body: zStartAuthRequest.optional(),
+          response: { 200: zStartAuthResponse },
+        },
+      },
+      async (request) => authService.startAuth(deps, request.body ?? {}),
+    );
+    app.post(
+      '/auth/session',
+      {
+        ...strict,
+        schema: {
+          tags: ['auth'],
+          summary: 'Exchange the authorization code for API tokens',
+          body: zCompleteAuthRequest,
+          response: { 200: zTokenResponse },
+        },
+      },
+      async (request) => authService.completeAuth(deps, request.body),
+    );
+    app.post(
+      '/auth/refresh',
+      {
+        ...strict,
+        schema: {
+          tags: ['auth'],
+          summary: 'Rotate the refresh token',
+          body: zRefreshRequest,
+          response: { 200: zTokenResponse },
+        },
+      },
+      async (request) => authService.refreshSession(deps, request.body.refresh_token),
+    );
+    app.post(
+      '/auth/logout',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'End the session (revokes the refresh-token family)',
+          body: zLogoutRequest.optional(),
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        let sessionId: string | undefined;
+        const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+        if (bearer)
+          sessionId = await ctx.accessTokens.verify(bearer).then(
+            (c) => c.sessionId,
+            () => undefined,
+          );
+        const refreshToken = request.body?.refresh_token;
+        await authService.logout(deps, {
+          ...(refreshToken ? { refreshToken } : {}),
+          ...(sessionId ? { sessionId } : {}),
+        });
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { CompleteAuthRequest, StartAuthRequest, StartAuthResponse, TokenResponse } from '@cp/contracts';
+import type { Database } from '@cp/db';
+import * as oidc from 'openid-client';
+import { AppError } from '../../errors/app-error.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
+import type { Logger } from '../../lib/logger.ts';
+import * as organizationsService from '../organizations/organizations.service.ts';
+import * as usersService from '../users/users.service.ts';
+import type { AccessTokens } from './access-tokens.ts';
+import * as repository from './auth.repository.ts';
+import type { OidcClient } from './oidc-client.ts';
+
+const SIGN_IN_ATTEMPT_TTL_MS = 15 * 60 * 1000;
+
+export interface AuthDeps {
+  db: Database;
+  oidc: OidcClient;
+  accessTokens: AccessTokens;
+  logger: Logger;
+  scopes: string;
+  defaultRedirectUrl: string;
+  /** Origins whose /oauth/socious may receive the code (the console's). */
+  allowedRedirectOrigins: string[];
+  refreshTtlDays: number;
+}
+
+function checkRedirect(deps: AuthDeps, redirectUrl: string) {
+  const url = new URL(redirectUrl);
+  if (!deps.allowedRedirectOrigins.includes(url.origin) || url.pathname !== '/oauth/socious') {
+    throw new AppError('AUTH_REDIRECT_NOT_ALLOWED', { detail: 'This redirect address is not allowed.' });
+  }
+  return `${url.origin}${url.pathname}`;
+}
+
+/** Starts an authorization code flow with PKCE; the verifier, state and nonce stay server-side. */
+export async function startAuth(deps: AuthDeps, input: StartAuthRequest): Promise<StartAuthResponse> {
+  const redirectUrl = checkRedirect(deps, input.redirect_url ?? deps.defaultRedirectUrl);
+  const configuration = await deps.oidc.configuration();
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const session = await repository.insertAuthSession(deps.db, {
+    state,
+    nonce,
+    codeVerifier,
+    redirectUrl,
+    expiresAt: new Date(Date.now() + SIGN_IN_ATTEMPT_TTL_MS),
+  });
+  const url = oidc.buildAuthorizationUrl(configuration, {
+    redirect_uri: redirectUrl,
+    scope: deps.scopes,
+    response_type: 'code',
+    code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    // OpenID Connect "Initiating User Registration": the provider shows its sign-up form first.
+    ...(input.signup ? { prompt: 'create' } : {}),
+  });
+  return { auth_url: url.href, session: session.id };
+}
+
+/** Exchanges the code (PKCE, state, nonce checked by openid-client), syncs the user and opens a session. */
+export async function completeAuth(deps: AuthDeps, input: CompleteAuthRequest): Promise<TokenResponse> {
+  const attempt = /^[0-9a-f-]{36}$/i.test(input.session)
+    ? await repository.consumeAuthSession(deps.db, input.session)
+    : undefined;
+  if (!attempt) {
+    throw new AppError('AUTH_SESSION_INVALID', { detail: 'This sign-in attempt is unknown, used or expired.' });
+  }
+  const configuration = await deps.oidc.configuration();
+  const callback = new URL(attempt.redirectUrl);
+  callback.searchParams.set('code', input.code);
+  callback.searchParams.set('state', input.state ?? '');
+  if (input.iss) callback.searchParams.set('iss', input.iss);
+  let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+  try {
+    tokens = await oidc.authorizationCodeGrant(configuration, callback, {
+      pkceCodeVerifier: attempt.codeVerifier,
+      expectedState: attempt.state,
+      expectedNonce: attempt.nonce,
+      idTokenExpected: true,
+    });
+  } catch (cause) {
+    deps.logger.warn({ err: cause }, 'authorization code exchange failed');
+    throw new AppError('AUTH_SESSION_INVALID', { detail: 'The identity provider did not accept this sign-in.', cause });
+  }
+  const idClaims = tokens.claims();
+  if (!idClaims) throw new AppError('AUTH_PROVIDER_ERROR', { detail: 'The provider sent no ID token.' });
+  let claims: Record<string, unknown> = { ...idClaims };
+  try {
+    const userinfo = await oidc.fetchUserInfo(configuration, tokens.access_token, idClaims.sub);
+    claims = { ...claims, ...userinfo };
+  } catch (cause) {
+    // The ID token alone is enough to sign in; userinfo only adds profile claims.
+    deps.logger.warn({ err: cause }, 'userinfo request failed');
+  }
+  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value.slice(0, 320) : null);
+  const user = await usersService.upsertUserFromIdentity(deps.db, {
+    issuer: String(idClaims.iss),
+    subject: idClaims.sub,
+    email: text(claims.email),
+    username: text(claims.preferred_username),
+    firstName: text(claims.given_name),
+    lastName: text(claims.family_name),
+  });
+  await organizationsService.syncProviderOrganizations(deps.db, user.id, String(idClaims.iss), claims.organizations);
+  return openSession(deps, user.id);
+}
+
+/** Issues an access token and a fresh refresh-token family. */
+export async function openSession(
+  deps: Pick<AuthDeps, 'db' | 'accessTokens' | 'refreshTtlDays'>,
+  userId: string,
+): Promise<TokenResponse> {
+  return issueTokens(deps, userId, randomUUID());
+}
+
+async function issueTokens(
+  deps: Pick<AuthDeps, 'db' | 'accessTokens' | 'refreshTtlDays'>,
+  userId: string,
+  familyId: string,
+): Promise<TokenResponse> {
+  const refreshToken = randomToken(32);
+  await repository.insertRefreshToken(deps.db, {
+    userId,
+    familyId,
+    tokenHash: sha256(refreshToken),
+    expiresAt: new Date(Date.now() + deps.refreshTtlDays * 86_400_000),
+  });
+  return {
+    access_token: await deps.accessTokens.issue({ userId, sessionId: familyId }),
+    refresh_token: refreshToken,
+    token_type: 'Bearer',
+    expires_in: deps.accessTokens.ttl,
+  };
+}
+
+/**
+ * Rotates a refresh token (OAuth 2.0 Security BCP §4.14.2): each is single-use; presenting one that was
+ * already rotated means it leaked, so its whole family is revoked.
+ */
+export async function refreshSession(
+  deps: Pick<AuthDeps, 'db' | 'accessTokens' | 'refreshTtlDays' | 'logger'>,
+  refreshToken: string,
+): Promise<TokenResponse> {
+  const invalid = () => new AppError('AUTH_REFRESH_TOKEN_INVALID', { detail: 'The refresh token is not valid.' });
+  const row = await repository.findRefreshTokenByHash(deps.db, sha256(refreshToken));
+  if (!row || row.revokedAt) throw invalid();
+  if (row.rotatedAt || !(await repository.markRefreshTokenRotated(deps.db, row.id))) {
+    deps.logger.warn({ familyId: row.familyId }, 'refresh token reuse detected; revoking its family');
+    await repository.revokeRefreshFamily(deps.db, row.familyId);
+    throw invalid();
+  }
+  if (row.expiresAt.getTime() <= Date.now()) throw invalid();
+  return issueTokens(deps, row.userId, row.familyId);
+}
+
+export async function logout(deps: Pick<AuthDeps, 'db'>, input: { refreshToken?: string; sessionId?: string }) {
+  if (input.sessionId) await repository.revokeRefreshFamily(deps.db, input.sessionId);
+  if (input.refreshToken) {
+    const row = await repository.findRefreshTokenByHash(deps.db, sha256(input.refreshToken));
+    if (row) await repository.revokeRefreshFamily(deps.db, row.familyId);
+  }
+}
+
+export const isSessionActive = repository.isSessionActive;

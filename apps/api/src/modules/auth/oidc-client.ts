@@ -1,0 +1,55 @@
+import * as oidc from 'openid-client';
+import { AppError } from '../../errors/app-error.ts';
+import type { Logger } from '../../lib/logger.ts';
+
+export interface OidcClientOptions {
+  issuer: string;
+  clientId: string;
+  clientSecret: () => Promise<string>;
+  logger: Logger;
+}
+
+/**
+ * The relying-party side of sign-in, over any OpenID Connect provider. Discovery is lazy and retried,
+ * so the API starts even while the provider is still coming up.
+ */
+export class OidcClient {
+  #configuration: oidc.Configuration | undefined;
+  #pending: Promise<oidc.Configuration> | undefined;
+
+  constructor(private readonly options: OidcClientOptions) {}
+
+  get issuer() {
+    return this.options.issuer;
+  }
+
+  async configuration(): Promise<oidc.Configuration> {
+    if (this.#configuration) return this.#configuration;
+    this.#pending ??= this.#discover().finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  async #discover(): Promise<oidc.Configuration> {
+    const secret = await this.options.clientSecret();
+    const insecure = this.options.issuer.startsWith('http://');
+    try {
+      const configuration = await oidc.discovery(
+        new URL(this.options.issuer),
+        this.options.clientId,
+        secret,
+        oidc.ClientSecretBasic(secret),
+        insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      );
+      this.#configuration = configuration;
+      return configuration;
+    } catch (cause) {
+      this.options.logger.warn({ err: cause, issuer: this.options.issuer }, 'OpenID Connect discovery failed');
+      throw new AppError('AUTH_PROVIDER_UNAVAILABLE', {
+        detail: 'The identity provider cannot be reached right now.',
+        cause,
+      });
+    }
+  }
+}

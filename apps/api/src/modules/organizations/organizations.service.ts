@@ -1,0 +1,92 @@
+import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@cp/contracts';
+import type { Database } from '@cp/db';
+import { z } from 'zod';
+import { AppError } from '../../errors/app-error.ts';
+import * as repository from './organizations.repository.ts';
+
+export function findOrganizationsForUser(db: Database, userId: string) {
+  return repository.findOrganizationsForUser(db, userId);
+}
+
+/** 404 both when the organization does not exist and when the actor is not a member: no existence leak. */
+export async function getOrganization(db: Database, params: { organizationId: string; userId: string }) {
+  const row = await repository.findOrganizationForMember(db, params.organizationId, params.userId);
+  if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
+  return row;
+}
+
+export async function updateOrganization(
+  db: Database,
+  params: { organizationId: string; userId: string },
+  input: UpdateOrganizationRequest,
+) {
+  await getOrganization(db, params);
+  const row = await repository.updateOrganization(db, params.organizationId, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description || null } : {}),
+  });
+  if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
+  return row;
+}
+
+/** An organization created in the console (providers without organizations); the creator becomes a member. */
+export async function createOrganization(db: Database, userId: string, input: CreateOrganizationRequest) {
+  return db.transaction(async (tx) => {
+    const organization = await repository.insertOrganization(tx, {
+      name: input.name,
+      description: input.description || null,
+    });
+    await repository.insertMembership(tx, { organizationId: organization.id, userId, source: 'local' });
+    return organization;
+  });
+}
+
+export async function assertMember(db: Database, organizationId: string, userId: string) {
+  if (!(await repository.isMember(db, organizationId, userId))) {
+    throw new AppError('ORGANIZATION_ACCESS_DENIED', {
+      detail: 'You are not a member of the organization named in CurrentIdentity.',
+    });
+  }
+}
+
+const zClaimedOrganizations = z
+  .array(
+    z.object({
+      id: z.string().min(1).max(200),
+      name: z.string().min(1).max(200),
+      description: z.string().max(2000).nullish(),
+    }),
+  )
+  .max(500);
+
+/**
+ * Mirrors the provider's `organizations` claim: unknown organizations are created, the user's
+ * provider-sourced memberships become exactly the claimed set. Without the claim nothing changes
+ * (a generic provider has no organizations; the console then creates its own).
+ */
+export async function syncProviderOrganizations(db: Database, userId: string, issuer: string, claim: unknown) {
+  if (claim === undefined) return;
+  const parsed = zClaimedOrganizations.safeParse(claim);
+  if (!parsed.success) return;
+  await db.transaction(async (tx) => {
+    const rows = await repository.ensureProviderOrganizations(
+      tx,
+      issuer,
+      parsed.data.map((c) => ({ externalId: c.id, name: c.name, description: c.description ?? null })),
+    );
+    for (const row of rows) {
+      await repository.insertMembership(tx, { organizationId: row.id, userId, source: 'provider' });
+    }
+    await repository.removeProviderMembershipsExcept(
+      tx,
+      userId,
+      rows.map((r) => r.id),
+    );
+  });
+}
+
+export function listAllOrganizations(db: Database) {
+  return repository.listAllOrganizations(db);
+}
+
+export { insertMembership, insertOrganization } from './organizations.repository.ts';

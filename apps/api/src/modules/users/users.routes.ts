@@ -1,0 +1,35 @@
+import { zUpdateUserProfileRequest, zUserProfile } from '@cp/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { authenticate, requireActor } from '../../plugins/authenticate.ts';
+import { presentUserProfile } from './users.presenter.ts';
+import * as usersService from './users.service.ts';
+
+const zQuery = z.object({ t: z.string().max(32).optional() });
+
+export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('preHandler', authenticate(ctx));
+    app.get(
+      '/users',
+      { schema: { tags: ['users'], summary: 'Own profile', querystring: zQuery, response: { 200: zUserProfile } } },
+      async (request) => presentUserProfile(await usersService.getUser(ctx.database.db, requireActor(request).userId)),
+    );
+    app.put(
+      '/users',
+      {
+        schema: {
+          tags: ['users'],
+          summary: 'Update own profile',
+          body: zUpdateUserProfileRequest,
+          response: { 200: zUserProfile },
+        },
+      },
+      async (request) =>
+        presentUserProfile(
+          await usersService.updateUserProfile(ctx.database.db, requireActor(request).userId, request.body),
+        ),
+    );
+  };
+}

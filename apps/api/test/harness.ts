@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type DatabaseHandle, openDatabase } from '@cp/db';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config/env.ts';
+import { createLogger } from '../src/lib/logger.ts';
+import { openSession } from '../src/modules/auth/auth.service.ts';
+import * as organizationsService from '../src/modules/organizations/organizations.service.ts';
+import * as usersService from '../src/modules/users/users.service.ts';
+import { createRuntime, type Runtime } from '../src/runtime.ts';
+
+/** A fresh database for one test file: PGlite in memory, or a new PostgreSQL database when TEST_DATABASE_URL is set. */
+export async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const template = inject('pgliteTemplate');
+    const pglite = template ? new PGlite({ loadDataDir: new Blob([readFileSync(template)]) }) : new PGlite();
+    const handle = await openDatabase({ pglite });
+    return { handle, drop: () => handle.close() };
+  }
+  const name = `cp_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.href, poolMax: 5 });
+  return {
+    handle,
+    async drop() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  config: Config;
+  /** Base URL of the listening API (only when `listen: true`). */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application over a fresh database, with the bundled account center listening on a free
+ * port (so the OpenID Connect flow is the real one) and the in-process SMTP catcher.
+ */
+export async function startTestApp(
+  options: { env?: Record<string, string>; listen?: boolean; adminToken?: string } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cp-api-test-'));
+  const database = await openTestDatabase();
+  const idPort = await freePort();
+  const apiPort = options.listen ? await freePort() : 3000;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PORT: String(apiPort),
+    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
+    ID_PORT: String(idPort),
+    ID_PUBLIC_URL: `http://127.0.0.1:${idPort}`,
+    SMTP_CATCHER_PORT: '0',
+    CONSOLE_DIST: path.join(dataDir, 'no-console'),
+    ...options.env,
+  });
+  const logger = createLogger({ level: 'silent' });
+  const runtime = await createRuntime(config, logger, {
+    database: database.handle,
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+  });
+  if (runtime.accountCenter) await runtime.accountCenter.listen(idPort, '127.0.0.1');
+  const app = await buildApp(runtime.ctx);
+  if (options.listen) await app.listen({ port: apiPort, host: '127.0.0.1' });
+  else await app.ready();
+  return {
+    app,
+    runtime,
+    config,
+    baseUrl: `http://127.0.0.1:${apiPort}`,
+    async close() {
+      await app.close();
+      await runtime.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+
+/** A signed-in user (as after an OpenID Connect sign-in) with a live session. */
+export async function buildUser(t: TestApp, overrides: { email?: string; firstName?: string } = {}) {
+  counter += 1;
+  const unique = `${Date.now().toString(36)}${counter}`;
+  const user = await usersService.upsertUserFromIdentity(t.runtime.ctx.database.db, {
+    issuer: 'https://issuer.test',
+    subject: `subject-${unique}`,
+    email: overrides.email ?? `user-${unique}@example.com`,
+    username: `user${unique}`,
+    firstName: overrides.firstName ?? 'Ada',
+    lastName: 'Lovelace',
+  });
+  const tokens = await openSession(
+    {
+      db: t.runtime.ctx.database.db,
+      accessTokens: t.runtime.ctx.accessTokens,
+      refreshTtlDays: t.config.tokens.refreshTtlDays,
+    },
+    user.id,
+  );
+  return { user, tokens, auth: { authorization: `Bearer ${tokens.access_token}` } };
+}
+
+export async function buildOrganization(t: TestApp, memberUserId: string, name = 'Acme') {
+  return organizationsService.createOrganization(t.runtime.ctx.database.db, memberUserId, { name, description: '' });
+}

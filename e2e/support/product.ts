@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Product {
+  consoleUrl: string;
+  idUrl: string;
+  walletUrl: string;
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts the whole product exactly as `npm start` does, on free ports and an empty data directory. */
+export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cp-e2e-'));
+  const [port, idPort, walletPort, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const consoleUrl = `http://localhost:${port}`;
+  const idUrl = `http://localhost:${idPort}`;
+  const walletUrl = `http://localhost:${walletPort}`;
+  let output = '';
+  const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), ['apps/api/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      TEST_DATABASE_URL: '',
+      DATABASE_URL: '',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: consoleUrl,
+      ID_PORT: String(idPort),
+      ID_PUBLIC_URL: idUrl,
+      WALLET_PORT: String(walletPort),
+      WALLET_PUBLIC_URL: walletUrl,
+      SMTP_CATCHER_PORT: String(smtpPort),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (output.includes('Credential platform is running')) break;
+    if (child.exitCode !== null) throw new Error(`The product exited during start:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`The product did not start in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    consoleUrl,
+    idUrl,
+    walletUrl,
+    dataDir,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
