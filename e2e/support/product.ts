@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,12 +19,13 @@ async function freePort(): Promise<number> {
 }
 
 export interface Product {
+  env: Record<string, string>;
   consoleUrl: string;
   idUrl: string;
   walletUrl: string;
   dataDir: string;
   output: () => string;
-  stop(): Promise<void>;
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /** Starts the whole product exactly as `npm start` does, on free ports and an empty data directory. */
@@ -35,25 +36,25 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   const idUrl = `http://localhost:${idPort}`;
   const walletUrl = `http://localhost:${walletPort}`;
   let output = '';
+  const productEnv: Record<string, string> = {
+    TEST_DATABASE_URL: '',
+    DATABASE_URL: '',
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: consoleUrl,
+    ID_PORT: String(idPort),
+    ID_PUBLIC_URL: idUrl,
+    WALLET_PORT: String(walletPort),
+    WALLET_PUBLIC_URL: walletUrl,
+    SMTP_CATCHER_PORT: String(smtpPort),
+    ...env,
+  };
   const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), ['apps/api/src/main.ts'], {
     cwd: root,
-    env: {
-      ...process.env,
-      TEST_DATABASE_URL: '',
-      DATABASE_URL: '',
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      PUBLIC_URL: consoleUrl,
-      ID_PORT: String(idPort),
-      ID_PUBLIC_URL: idUrl,
-      WALLET_PORT: String(walletPort),
-      WALLET_PUBLIC_URL: walletUrl,
-      SMTP_CATCHER_PORT: String(smtpPort),
-      ...env,
-    },
+    env: { ...process.env, ...productEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk) => {
@@ -74,19 +75,30 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
+    env: productEnv,
     consoleUrl,
     idUrl,
     walletUrl,
     dataDir,
     output: () => output,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
         await exited;
         clearTimeout(timer);
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `npm run admin -- …` against the product's data directory. */
+export function runAdmin(product: Product, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], {
+    cwd: root,
+    env: { ...process.env, ...product.env },
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -38,7 +38,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null);
   app.decorateRequest('organizationId', null);
-  registerErrorHandler(app);
+  const hasConsole = existsSync(path.join(ctx.config.consoleDist, 'index.html'));
+  registerErrorHandler(app, { spaFallback: hasConsole });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -94,23 +95,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   );
 
   if (ctx.mailbox) registerDevMailbox(app, ctx.mailbox);
-  registerConsole(app, ctx.config.consoleDist);
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root: ctx.config.consoleDist,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+    });
+  }
   return app;
-}
-
-/** Serves the built console; unknown non-API paths answer index.html so client routes load directly. */
-function registerConsole(app: FastifyInstance, dist: string) {
-  if (!existsSync(path.join(dist, 'index.html'))) return;
-  app.register(fastifyStatic, { root: dist, prefix: '/', wildcard: false, index: ['index.html'] });
-  app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '';
-    const isApi = pathname.startsWith('/api/') || pathname === '/api' || pathname.startsWith('/dev/');
-    if (request.method === 'GET' && !isApi && !path.extname(pathname)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return reply
-      .status(404)
-      .type('application/problem+json')
-      .send(problemBody(404, 'NOT_FOUND', `No route for ${request.method} ${pathname}`));
-  });
 }

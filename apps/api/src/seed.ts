@@ -1,4 +1,4 @@
-import { findAccountByEmail } from '@cp/id';
+import { findAccountByEmail } from '@cp/id/accounts';
 import type { Config } from './config/env.ts';
 import type { AppContext } from './context.ts';
 import * as adminService from './modules/admin/admin.service.ts';

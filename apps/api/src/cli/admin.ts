@@ -8,7 +8,7 @@ import * as adminService from '../modules/admin/admin.service.ts';
 
 const usage = `Usage: npm run admin -- <command>
 
-  user create --email <e-mail> --password <password> [--username <name>] [--first-name <name>] [--last-name <name>]
+  user create --email <e-mail> --password <password> --first-name <name> --last-name <name> [--username <name>]
   org create  --name <name> --member <e-mail> [--description <text>] [--verified]
   org list    (one organization a line: id, then name)
 
@@ -76,7 +76,12 @@ async function main() {
   }
   const command = `${group ?? ''} ${action ?? ''}`.trim();
   if (!['user create', 'org create', 'org list'].includes(command)) fail(usage);
-  if (command === 'user create' && (!values.email || !values.password)) fail(usage);
+  if (
+    command === 'user create' &&
+    (!values.email || !values.password || !values['first-name'] || !values['last-name'])
+  ) {
+    fail(usage);
+  }
   if (command === 'org create' && (!values.name || !values.member)) fail(usage);
 
   const server = config.database.url ? undefined : runningServer(config);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, type FieldError, problemBody } from '../errors/app-error.ts';
@@ -6,7 +7,7 @@ import { AppError, type FieldError, problemBody } from '../errors/app-error.ts';
  * One place that renders every failure as problem+json: validation errors with per-field messages,
  * Fastify's own client errors with their 4xx status, and anything unexpected as a 500 without internals.
  */
-export function registerErrorHandler(app: FastifyInstance) {
+export function registerErrorHandler(app: FastifyInstance, options: { spaFallback?: boolean } = {}) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const send = (status: number, code: string, detail?: string, errors?: FieldError[]) =>
       reply
@@ -42,9 +43,15 @@ export function registerErrorHandler(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply
+    const pathname = request.url.split('?')[0] ?? '';
+    const isServerPath = pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/dev/');
+    // Client-side routes of the console (/credentials/…) load index.html; files and API paths do not.
+    if (options.spaFallback && request.method === 'GET' && !isServerPath && !path.extname(pathname)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
       .status(404)
       .type('application/problem+json')
-      .send(problemBody(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`));
+      .send(problemBody(404, 'NOT_FOUND', `No route for ${request.method} ${pathname}`));
   });
 }

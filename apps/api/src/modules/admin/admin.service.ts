@@ -1,5 +1,5 @@
 import { type Database, schema } from '@cp/db';
-import { AccountError, createAccount, createAccountOrganization, findAccountByEmail } from '@cp/id';
+import { AccountError, createAccount, createAccountOrganization, findAccountByEmail } from '@cp/id/accounts';
 import { eq } from 'drizzle-orm';
 import { AppError, type ErrorCode, errorStatus } from '../../errors/app-error.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
