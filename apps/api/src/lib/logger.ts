@@ -17,12 +17,16 @@ export const redactPaths = [
   '*.token',
 ];
 
-export function createLogger(options: { level: string; pretty?: boolean }): Logger {
-  return pino({
+export function createLogger(
+  options: { level: string; pretty?: boolean },
+  destination?: pino.DestinationStream,
+): Logger {
+  const settings: pino.LoggerOptions = {
     level: options.level,
     redact: { paths: redactPaths, censor: '[Redacted]' },
-    ...(options.pretty
+    ...(options.pretty && !destination
       ? { transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } }
       : {}),
-  });
+  };
+  return destination ? pino(settings, destination) : pino(settings);
 }

@@ -1,0 +1,693 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isStrongPassword } from '@cp/contracts';
+import type { Database, SecretBox } from '@cp/db';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { AccountError } from './accounts/account-error.ts';
+import {
+  type Account,
+  authenticate,
+  changePassword,
+  createAccount,
+  createAccountOrganization,
+  findAccountById,
+  listAccountOrganizations,
+  zEmail,
+  zUsername,
+} from './accounts/accounts.service.ts';
+import {
+  appendSetCookie,
+  clientIp,
+  contentSecurityPolicy,
+  formValue,
+  HttpError,
+  parseCookies,
+  readForm,
+  redirect,
+  sendHtml,
+  serializeCookie,
+  setSecurityHeaders,
+} from './http/http.ts';
+import { FailureLimiter } from './http/rate-limit.ts';
+import { loadAccountCenterSecrets } from './oidc/keys.ts';
+import { createProvider, INTERNAL_CLIENT_ID, type RelyingPartyClient, SCOPES } from './oidc/provider.ts';
+import { raw } from './views/html.ts';
+import { type Locale, localeFromAcceptLanguage, parseLocale, translator } from './views/i18n.ts';
+import {
+  accountPage,
+  type FieldErrors,
+  logoutPage,
+  messagePage,
+  organizationPage,
+  type PageContext,
+  passwordPage,
+  type SignUpValues,
+  signInPage,
+  signUpPage,
+} from './views/pages.ts';
+
+type LogFn = (obj: object | string, msg?: string) => void;
+export interface AccountCenterLogger {
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+}
+
+export interface AccountCenterOptions {
+  db: Database;
+  secretBox: SecretBox;
+  /** e.g. 'http://localhost:3001' (no trailing slash); the provider is mounted at its root. */
+  issuer: string;
+  clients: RelyingPartyClient[];
+  /** Origins a `return_to` may point at (the console's origin). */
+  allowedReturnOrigins: string[];
+  logger: AccountCenterLogger;
+  /** true behind https: cookies get Secure and X-Forwarded-* headers are trusted. */
+  cookieSecure?: boolean;
+}
+
+export interface AccountCenter {
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  listen(port: number, host?: string): Promise<Server>;
+  close(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const FONT_FILES = new Set([
+  'inter-latin-400-normal.woff2',
+  'inter-latin-500-normal.woff2',
+  'inter-latin-600-normal.woff2',
+]);
+const FAILED_SIGN_IN_LIMIT = 10;
+const FAILED_SIGN_IN_IP_LIMIT = 50;
+const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+const STATE_TTL_MS = 60 * 60 * 1000;
+const LANG_COOKIE = 'lang';
+
+export async function createAccountCenter(options: AccountCenterOptions): Promise<AccountCenter> {
+  const { db, logger } = options;
+  const issuer = options.issuer.replace(/\/+$/, '');
+  const cookieSecure = options.cookieSecure ?? false;
+  const secrets = await loadAccountCenterSecrets(db, options.secretBox);
+  const allowedOrigins = new Set(options.allowedReturnOrigins.map((o) => new URL(o).origin));
+  const formTargets = new Set<string>(allowedOrigins);
+  for (const client of options.clients) {
+    for (const uri of [...client.redirect_uris, ...(client.post_logout_redirect_uris ?? [])]) {
+      formTargets.add(new URL(uri).origin);
+    }
+  }
+  formTargets.delete(new URL(issuer).origin);
+  const csp = contentSecurityPolicy([...formTargets]);
+  const accountLimiter = new FailureLimiter(FAILED_SIGN_IN_LIMIT, FAILURE_WINDOW_MS);
+  const ipLimiter = new FailureLimiter(FAILED_SIGN_IN_IP_LIMIT, FAILURE_WINDOW_MS);
+
+  const stylesheet = await readFile(path.join(here, 'views/styles.css'));
+  const fontDir = path.join(path.dirname(require.resolve('@fontsource/inter/package.json')), 'files');
+
+  // ---- signing helpers (CSRF tokens, state values) ------------------------------------------
+  const mac = (value: string) => createHmac('sha256', secrets.formKey).update(value).digest('base64url');
+  const sameMac = (a: string, b: string) => {
+    const x = Buffer.from(a);
+    const y = Buffer.from(b);
+    return x.length === y.length && timingSafeEqual(x, y);
+  };
+  /** CSRF token bound to the interaction (uid) or to the provider session (uid) it is rendered for. */
+  const csrfToken = (binding: string) => mac(`csrf:${binding}`);
+  const csrfValid = (form: URLSearchParams, binding: string) =>
+    sameMac(formValue(form, 'csrf', 200), csrfToken(binding));
+  const signState = (data: Record<string, string>) => {
+    const body = Buffer.from(JSON.stringify({ ...data, exp: Date.now() + STATE_TTL_MS })).toString('base64url');
+    return `${body}.${mac(`state:${body}`)}`;
+  };
+  const readState = (value: string | null): Record<string, string> | undefined => {
+    const [body, signature] = (value ?? '').split('.');
+    if (!body || !signature || !sameMac(signature, mac(`state:${body}`))) return undefined;
+    try {
+      const data = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, string> & {
+        exp?: number;
+      };
+      return typeof data.exp === 'number' && data.exp > Date.now() ? data : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const allowedReturnTo = (value: string | null | undefined): string | undefined => {
+    if (!value) return undefined;
+    try {
+      const url = new URL(value);
+      return allowedOrigins.has(url.origin) ? url.href : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  // ---- language: ?lang → lang cookie → ui_locales → Accept-Language → en ------------------
+  const pageFor = (req: IncomingMessage, res: ServerResponse | undefined, currentUrl: string, uiLocales?: unknown) => {
+    const url = new URL(currentUrl, issuer);
+    let locale: Locale | undefined = parseLocale(url.searchParams.get('lang'));
+    if (locale && res) {
+      appendSetCookie(res, serializeCookie(LANG_COOKIE, locale, { maxAge: 365 * 24 * 3600, secure: cookieSecure }));
+    }
+    locale ??= parseLocale(parseCookies(req.headers.cookie).get(LANG_COOKIE));
+    if (!locale && typeof uiLocales === 'string') {
+      locale = uiLocales.split(' ').map(parseLocale).find(Boolean);
+    }
+    locale ??= localeFromAcceptLanguage(req.headers['accept-language']) ?? 'en';
+    const page: PageContext = { locale, t: translator(locale), currentUrl: url.pathname + url.search };
+    return page;
+  };
+
+  // ---- oidc-provider ---------------------------------------------------------------------------
+  const providerPage = (ctx: KoaContextWithOIDC) =>
+    pageFor(ctx.req, undefined, ctx.originalUrl, (ctx.oidc?.params as Record<string, unknown> | undefined)?.ui_locales);
+  const provider = createProvider({
+    db,
+    issuer,
+    clients: options.clients,
+    secrets,
+    cookieSecure,
+    renderers: {
+      logoutSource(ctx, form) {
+        ctx.type = 'html';
+        ctx.set('Content-Security-Policy', csp);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = logoutPage(providerPage(ctx), raw(form));
+      },
+      postLogoutSuccessSource(ctx) {
+        ctx.type = 'html';
+        ctx.set('Content-Security-Policy', csp);
+        ctx.body = messagePage(providerPage(ctx), {
+          title: 'signedOutTitle',
+          text: 'signedOutText',
+          link: { href: '/account', label: 'signInAgain', id: 'sign-in-again' },
+        });
+      },
+      renderError(ctx, out) {
+        logger.warn({ error: out.error, description: out.error_description }, 'oidc request rejected');
+        ctx.type = 'html';
+        ctx.set('Content-Security-Policy', csp);
+        ctx.body = messagePage(providerPage(ctx), { title: 'errorTitle', text: 'errorText' });
+      },
+    },
+  });
+  provider.on('server_error', (_ctx, error) => logger.error({ err: errorInfo(error) }, 'oidc-provider server error'));
+  const providerCallback = provider.callback();
+
+  async function interactionFor(req: IncomingMessage, res: ServerResponse, uid: string) {
+    try {
+      const details = await provider.interactionDetails(req, res);
+      return details.uid === uid ? details : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function signedInAccount(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ account: Account; sessionUid: string } | undefined> {
+    const ctx = provider.createContext(req, res);
+    const session = await provider.Session.get(ctx);
+    if (!session.accountId) return undefined;
+    const account = await findAccountById(db, session.accountId);
+    return account ? { account, sessionUid: session.uid } : undefined;
+  }
+
+  /** Sends the browser through the provider's own sign-in (internal client, response_type=none). */
+  function toSignIn(res: ServerResponse, page: PageContext, returnPath: string) {
+    const params = new URLSearchParams({
+      client_id: INTERNAL_CLIENT_ID,
+      response_type: 'none',
+      scope: 'openid',
+      redirect_uri: `${issuer}/account/callback`,
+      state: signState({ r: returnPath }),
+      ui_locales: page.locale,
+    });
+    redirect(res, `/auth?${params}`);
+  }
+
+  const expired = (res: ServerResponse, page: PageContext) =>
+    sendHtml(res, 400, messagePage(page, { title: 'expiredTitle', text: 'expiredText' }), csp);
+  const forbidden = (res: ServerResponse, page: PageContext) =>
+    sendHtml(res, 403, messagePage(page, { title: 'forbiddenTitle', text: 'forbiddenText' }), csp);
+
+  // ---- interaction pages -------------------------------------------------------------------------
+  type Details = NonNullable<Awaited<ReturnType<typeof interactionFor>>>;
+  const wantsCreate = (details: Details) =>
+    String(details.params.prompt ?? '')
+      .split(' ')
+      .includes('create');
+  const pendingAccountId = (details: Details) =>
+    (details.result?.login as { accountId?: string } | undefined)?.accountId;
+
+  async function renderSignIn(
+    res: ServerResponse,
+    page: PageContext,
+    details: Details,
+    status: number,
+    extra: { login?: string; error?: 'errInvalidCredentials' | 'errTooManyAttempts' } = {},
+  ) {
+    const client = await provider.Client.find(String(details.params.client_id));
+    const lang = `lang=${page.locale}`;
+    sendHtml(
+      res,
+      status,
+      signInPage(page, {
+        action: `/interaction/${details.uid}/login?${lang}`,
+        csrf: csrfToken(details.uid),
+        signUpUrl: `/interaction/${details.uid}?screen=signup&${lang}`,
+        ...(client?.clientName && client.clientId !== INTERNAL_CLIENT_ID ? { clientName: client.clientName } : {}),
+        ...extra,
+      }),
+      csp,
+    );
+  }
+
+  function renderSignUp(
+    res: ServerResponse,
+    page: PageContext,
+    details: Details,
+    status: number,
+    values: SignUpValues = {},
+    errors: FieldErrors = {},
+  ) {
+    const lang = `lang=${page.locale}`;
+    sendHtml(
+      res,
+      status,
+      signUpPage(page, {
+        action: `/interaction/${details.uid}/signup?${lang}`,
+        csrf: csrfToken(details.uid),
+        signInUrl: `/interaction/${details.uid}?screen=signin&${lang}`,
+        values,
+        errors,
+      }),
+      csp,
+    );
+  }
+
+  function renderInteractionOrganization(
+    res: ServerResponse,
+    page: PageContext,
+    details: Details,
+    status: number,
+    values: { name?: string; description?: string } = {},
+    errors: FieldErrors = {},
+  ) {
+    const lang = `lang=${page.locale}`;
+    sendHtml(
+      res,
+      status,
+      organizationPage(page, {
+        action: `/interaction/${details.uid}/organization?${lang}`,
+        csrf: csrfToken(details.uid),
+        skipUrl: `/interaction/${details.uid}/skip?${lang}`,
+        values,
+        errors,
+      }),
+      csp,
+    );
+  }
+
+  async function grantConsent(req: IncomingMessage, res: ServerResponse, details: Details) {
+    const accountId = details.session?.accountId;
+    if (!accountId) throw new Error('Consent prompt without a signed-in account');
+    const clientId = String(details.params.client_id);
+    let grant = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
+    grant ??= new provider.Grant({ accountId, clientId });
+    const scopes = String(details.params.scope ?? '')
+      .split(' ')
+      .filter((s) => SCOPES.includes(s));
+    grant.addOIDCScope(scopes.join(' '));
+    const missingClaims = (details.prompt.details as { missingOIDCClaims?: string[] }).missingOIDCClaims;
+    if (missingClaims?.length) grant.addOIDCClaims(missingClaims);
+    const grantId = await grant.save();
+    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  }
+
+  async function interactionRoute(req: IncomingMessage, res: ServerResponse, url: URL, uid: string, action: string) {
+    const details = await interactionFor(req, res, uid);
+    const page = pageFor(req, res, url.pathname + url.search, details?.params.ui_locales);
+    if (!details) return expired(res, page);
+    const isInternal = details.params.client_id === INTERNAL_CLIENT_ID;
+
+    if (req.method === 'GET' && action === '') {
+      if (pendingAccountId(details)) return renderInteractionOrganization(res, page, details, 200);
+      if (details.prompt.name === 'consent') return grantConsent(req, res, details);
+      const screen = url.searchParams.get('screen') ?? (details.prompt.name === 'create' ? 'signup' : 'signin');
+      if (screen === 'signup') return renderSignUp(res, page, details, 200);
+      return renderSignIn(res, page, details, 200);
+    }
+
+    if (req.method === 'GET' && (action === 'organization' || action === 'skip')) {
+      const accountId = pendingAccountId(details);
+      if (!accountId) return redirect(res, `/interaction/${uid}`);
+      if (action === 'organization') return renderInteractionOrganization(res, page, details, 200);
+      logger.info({ accountId }, 'organization step skipped');
+      return provider.interactionFinished(req, res, details.result ?? {}, { mergeWithLastSubmission: false });
+    }
+
+    if (req.method !== 'POST') return notFound(res, page);
+    const form = await readForm(req);
+    if (!csrfValid(form, uid)) return forbidden(res, page);
+
+    if (action === 'login') {
+      const login = formValue(form, 'login', 254).trim();
+      const password = formValue(form, 'password', 256);
+      const ip = clientIp(req, cookieSecure);
+      const key = `${login.toLowerCase()}|${ip}`;
+      if (accountLimiter.isBlocked(key) || ipLimiter.isBlocked(ip)) {
+        logger.warn({ ip }, 'sign-in refused: too many failed attempts');
+        return renderSignIn(res, page, details, 429, { login, error: 'errTooManyAttempts' });
+      }
+      const account = login && password ? await authenticate(db, login, password) : undefined;
+      if (!account) {
+        accountLimiter.recordFailure(key);
+        ipLimiter.recordFailure(ip);
+        logger.info({ ip }, 'sign-in failed');
+        return renderSignIn(res, page, details, 401, { login, error: 'errInvalidCredentials' });
+      }
+      accountLimiter.reset(key);
+      logger.info({ accountId: account.id }, 'signed in');
+      const result = { login: { accountId: account.id }, ...(wantsCreate(details) ? { create: {} } : {}) };
+      return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+    }
+
+    if (action === 'signup') {
+      const values: SignUpValues = {
+        firstName: formValue(form, 'firstName', 200),
+        lastName: formValue(form, 'lastName', 200),
+        username: formValue(form, 'username', 200),
+        email: formValue(form, 'email', 300),
+      };
+      const password = formValue(form, 'password', 1024);
+      const errors = validateSignUp(values, password);
+      if (Object.keys(errors).length) return renderSignUp(res, page, details, 400, values, errors);
+      let account: Account;
+      try {
+        account = await createAccount(db, {
+          firstName: values.firstName ?? '',
+          lastName: values.lastName ?? '',
+          username: values.username ?? '',
+          email: values.email ?? '',
+          password,
+          locale: page.locale,
+        });
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        return renderSignUp(res, page, details, 400, values, { [error.field ?? 'email']: accountErrorMessage(error) });
+      }
+      logger.info({ accountId: account.id }, 'account created');
+      const result = { login: { accountId: account.id }, create: {} };
+      if (isInternal) return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+      // Keep the result on the interaction and ask for the organization before going back to the client.
+      await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
+      return redirect(res, `/interaction/${uid}/organization?lang=${page.locale}`);
+    }
+
+    if (action === 'organization') {
+      const accountId = pendingAccountId(details);
+      if (!accountId) return redirect(res, `/interaction/${uid}`);
+      const values = { name: formValue(form, 'name', 300), description: formValue(form, 'description', 2000) };
+      const errors = validateOrganization(values);
+      if (Object.keys(errors).length) return renderInteractionOrganization(res, page, details, 400, values, errors);
+      const organization = await createAccountOrganization(db, { accountId, ...values });
+      logger.info({ accountId, organizationId: organization.id }, 'organization created');
+      return provider.interactionFinished(req, res, details.result ?? {}, { mergeWithLastSubmission: false });
+    }
+
+    return notFound(res, page);
+  }
+
+  // ---- account pages (outside an authorization request) -----------------------------------------
+  async function accountRoute(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const page = pageFor(req, res, url.pathname + url.search);
+    const pathname = url.pathname.replace(/\/+$/, '') || '/';
+
+    if (pathname === '/account/callback' && req.method === 'GET') {
+      const state = readState(url.searchParams.get('state'));
+      const target = state?.r;
+      if (url.searchParams.get('error') || !target || !target.startsWith('/') || target.startsWith('//')) {
+        return sendHtml(res, 400, messagePage(page, { title: 'expiredTitle', text: 'expiredText' }), csp);
+      }
+      return redirect(res, target);
+    }
+
+    if (pathname === '/signed-out' && req.method === 'GET') {
+      const returnTo = allowedReturnTo(readState(url.searchParams.get('state'))?.returnTo);
+      if (returnTo) return redirect(res, returnTo);
+      return sendHtml(
+        res,
+        200,
+        messagePage(page, {
+          title: 'signedOutTitle',
+          text: 'signedOutText',
+          link: { href: `/account?lang=${page.locale}`, label: 'signInAgain', id: 'sign-in-again' },
+        }),
+        csp,
+      );
+    }
+
+    if (pathname === '/logout' && req.method === 'GET') {
+      const returnTo = allowedReturnTo(url.searchParams.get('return_to'));
+      const params = new URLSearchParams({
+        client_id: INTERNAL_CLIENT_ID,
+        post_logout_redirect_uri: `${issuer}/signed-out`,
+        ui_locales: page.locale,
+        ...(returnTo ? { state: signState({ returnTo }) } : {}),
+      });
+      return redirect(res, `/session/end?${params}`);
+    }
+
+    const signedIn = await signedInAccount(req, res);
+    if (!signedIn) {
+      if (req.method === 'GET' || req.method === 'HEAD') return toSignIn(res, page, url.pathname + url.search);
+      return forbidden(res, page);
+    }
+    const { account, sessionUid } = signedIn;
+    const returnTo = allowedReturnTo(url.searchParams.get('return_to'));
+    const actionUrl = url.pathname + url.search;
+
+    if (pathname === '/account' && req.method === 'GET') {
+      const organizations = await listAccountOrganizations(db, account.id);
+      return sendHtml(res, 200, accountPage(page, { account, organizations }), csp);
+    }
+
+    if (pathname === '/organizations/new') {
+      const render = (status: number, values = {}, errors: FieldErrors = {}) =>
+        sendHtml(
+          res,
+          status,
+          organizationPage(page, {
+            action: actionUrl,
+            csrf: csrfToken(sessionUid),
+            cancelUrl: returnTo ?? `/account?lang=${page.locale}`,
+            values,
+            errors,
+          }),
+          csp,
+        );
+      if (req.method === 'GET') return render(200);
+      if (req.method !== 'POST') return notFound(res, page);
+      const form = await readForm(req);
+      if (!csrfValid(form, sessionUid)) return forbidden(res, page);
+      const values = { name: formValue(form, 'name', 300), description: formValue(form, 'description', 2000) };
+      const errors = validateOrganization(values);
+      if (Object.keys(errors).length) return render(400, values, errors);
+      const organization = await createAccountOrganization(db, { accountId: account.id, ...values });
+      logger.info({ accountId: account.id, organizationId: organization.id }, 'organization created');
+      return redirect(res, returnTo ?? '/account');
+    }
+
+    if (pathname === '/account/password') {
+      const render = (status: number, errors: FieldErrors = {}, success = false) =>
+        sendHtml(
+          res,
+          status,
+          passwordPage(page, {
+            action: actionUrl,
+            csrf: csrfToken(sessionUid),
+            errors,
+            success,
+            backUrl: returnTo ?? `/account?lang=${page.locale}`,
+          }),
+          csp,
+        );
+      if (req.method === 'GET') return render(200);
+      if (req.method !== 'POST') return notFound(res, page);
+      const form = await readForm(req);
+      if (!csrfValid(form, sessionUid)) return forbidden(res, page);
+      const currentPassword = formValue(form, 'currentPassword', 1024);
+      const newPassword = formValue(form, 'newPassword', 1024);
+      const confirmPassword = formValue(form, 'confirmPassword', 1024);
+      const errors: FieldErrors = {};
+      if (!currentPassword) errors.currentPassword = 'errRequired';
+      if (!isStrongPassword(newPassword)) errors.newPassword = 'errPasswordWeak';
+      if (newPassword !== confirmPassword) errors.confirmPassword = 'errPasswordMismatch';
+      if (Object.keys(errors).length) return render(400, errors);
+      const key = `password|${account.id}`;
+      if (accountLimiter.isBlocked(key)) return render(429, { currentPassword: 'errTooManyAttempts' });
+      try {
+        await changePassword(db, account.id, { currentPassword, newPassword });
+      } catch (error) {
+        if (error instanceof AccountError && error.code === 'ACCOUNT_PASSWORD_INCORRECT') {
+          accountLimiter.recordFailure(key);
+          return render(400, { currentPassword: 'errCurrentPassword' });
+        }
+        throw error;
+      }
+      accountLimiter.reset(key);
+      logger.info({ accountId: account.id }, 'password changed');
+      if (returnTo) return redirect(res, returnTo);
+      return render(200, {}, true);
+    }
+
+    return notFound(res, page);
+  }
+
+  function notFound(res: ServerResponse, page: PageContext) {
+    sendHtml(
+      res,
+      404,
+      messagePage(page, {
+        title: 'notFoundTitle',
+        text: 'notFoundText',
+        link: { href: `/account?lang=${page.locale}`, label: 'goToAccount', id: 'go-to-account' },
+      }),
+      csp,
+    );
+  }
+
+  async function serveAsset(res: ServerResponse, pathname: string) {
+    if (pathname === '/assets/id.css') {
+      res.setHeader('Content-Type', 'text/css; charset=utf-8');
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      res.end(stylesheet);
+      return;
+    }
+    const file = pathname.slice('/assets/fonts/'.length);
+    if (pathname.startsWith('/assets/fonts/') && FONT_FILES.has(file)) {
+      const data = await readFile(path.join(fontDir, file));
+      res.setHeader('Content-Type', 'font/woff2');
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      res.end(data);
+      return;
+    }
+    res.statusCode = 404;
+    res.end();
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse) {
+    setSecurityHeaders(res);
+    const url = new URL(req.url ?? '/', issuer);
+    const { pathname } = url;
+    if (pathname.startsWith('/assets/')) return serveAsset(res, pathname);
+    const interaction = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|organization|skip))?\/?$/.exec(
+      pathname,
+    );
+    if (interaction) return interactionRoute(req, res, url, interaction[1] ?? '', interaction[2] ?? '');
+    if (pathname === '/' && req.method === 'GET') return redirect(res, '/account', 302);
+    if (
+      pathname === '/account' ||
+      pathname.startsWith('/account/') ||
+      pathname === '/organizations/new' ||
+      pathname === '/logout' ||
+      pathname === '/signed-out'
+    ) {
+      return accountRoute(req, res, url);
+    }
+    return providerCallback(req, res);
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        if (!res.headersSent) {
+          res.statusCode = error.status;
+          res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+          res.setHeader('Connection', 'close');
+        }
+        res.end(error.message);
+        return;
+      }
+      logger.error({ err: errorInfo(error), path: req.url?.split('?')[0] }, 'account center request failed');
+      if (res.headersSent) return void res.end();
+      const page = pageFor(req, undefined, req.url ?? '/');
+      sendHtml(res, 500, messagePage(page, { title: 'errorTitle', text: 'errorText' }), csp);
+    });
+  };
+
+  const servers = new Set<Server>();
+  return {
+    handler,
+    listen(port, host) {
+      const server = createServer(handler);
+      servers.add(server);
+      return new Promise<Server>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve(server);
+        });
+      });
+    },
+    async close() {
+      await Promise.all(
+        [...servers].map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeAllConnections();
+            }),
+        ),
+      );
+      servers.clear();
+    },
+  };
+}
+
+function validateSignUp(values: SignUpValues, password: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!values.firstName?.trim()) errors.firstName = 'errRequired';
+  else if (values.firstName.trim().length > 100) errors.firstName = 'errTooLong';
+  if (!values.lastName?.trim()) errors.lastName = 'errRequired';
+  else if (values.lastName.trim().length > 100) errors.lastName = 'errTooLong';
+  if (!values.username?.trim()) errors.username = 'errRequired';
+  else if (!zUsername.safeParse(values.username).success) errors.username = 'errUsername';
+  if (!values.email?.trim()) errors.email = 'errRequired';
+  else if (!zEmail.safeParse(values.email).success) errors.email = 'errEmail';
+  if (!password) errors.password = 'errRequired';
+  else if (!isStrongPassword(password)) errors.password = 'errPasswordWeak';
+  return errors;
+}
+
+function validateOrganization(values: { name: string; description: string }): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!values.name.trim()) errors.name = 'errRequired';
+  else if (values.name.trim().length > 120) errors.name = 'errTooLong';
+  if (values.description.trim().length > 1000) errors.description = 'errTooLong';
+  return errors;
+}
+
+function accountErrorMessage(error: AccountError) {
+  switch (error.code) {
+    case 'ACCOUNT_USERNAME_TAKEN':
+      return 'errUsernameTaken' as const;
+    case 'ACCOUNT_EMAIL_TAKEN':
+      return 'errEmailTaken' as const;
+    case 'ACCOUNT_PASSWORD_WEAK':
+      return 'errPasswordWeak' as const;
+    default:
+      return 'errRequired' as const;
+  }
+}
+
+/** Error details safe to log: message and stack, never request bodies. */
+function errorInfo(error: unknown) {
+  return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { error };
+}

@@ -1,0 +1,187 @@
+import type { Database } from '@cp/db';
+import Provider, {
+  type ClientMetadata,
+  type Configuration,
+  type FindAccount,
+  interactionPolicy,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
+import { findAccountById, listAccountOrganizations } from '../accounts/accounts.service.ts';
+import { databaseAdapterFor } from './adapter.ts';
+import type { AccountCenterSecrets } from './keys.ts';
+
+export const INTERNAL_CLIENT_ID = 'account-center';
+export const SCOPES = ['openid', 'profile', 'email', 'organizations', 'offline_access'];
+
+export interface RelyingPartyClient {
+  client_id: string;
+  client_secret: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris?: string[];
+  /** Defaults to client_secret_basic; oidc-provider accepts exactly one registered method per client. */
+  token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post';
+}
+
+export interface ProviderRenderers {
+  logoutSource(ctx: KoaContextWithOIDC, form: string): void | Promise<void>;
+  postLogoutSuccessSource(ctx: KoaContextWithOIDC): void | Promise<void>;
+  renderError(ctx: KoaContextWithOIDC, out: { error: string; error_description?: string }, error: unknown): void;
+}
+
+/**
+ * OpenID Connect "Initiating User Registration via OpenID Connect 1.0": `prompt=create` asks for the
+ * sign-up screen. oidc-provider only accepts prompt values of requestable policy prompts, so `create` is
+ * registered as one; its only check is the built-in "requested and not yet resolved" check, resolved when
+ * the interaction result carries a `create` entry.
+ */
+function interactionPolicyWithCreate() {
+  const policy = interactionPolicy.base();
+  policy.add(new interactionPolicy.Prompt({ name: 'create', requestable: true }), 0);
+  return policy;
+}
+
+function findAccountIn(db: Database): FindAccount {
+  return async (_ctx, sub) => {
+    const account = await findAccountById(db, sub);
+    if (!account) return undefined;
+    return {
+      accountId: account.id,
+      async claims(_use, scope) {
+        const scopes = new Set(scope.split(' '));
+        return {
+          sub: account.id,
+          given_name: account.firstName,
+          family_name: account.lastName,
+          preferred_username: account.username,
+          ...(account.locale ? { locale: account.locale } : {}),
+          email: account.email,
+          // No e-mail verification step exists yet.
+          email_verified: false,
+          ...(scopes.has('organizations')
+            ? {
+                organizations: (await listAccountOrganizations(db, account.id)).map((o) => ({
+                  id: o.id,
+                  name: o.name,
+                  description: o.description ?? '',
+                })),
+              }
+            : {}),
+        };
+      },
+    };
+  };
+}
+
+/**
+ * Every registered client is first-party: consent is implied, so the grant covers whatever OIDC scopes
+ * and claims the request asks for (oidc-provider's "skip consent" recipe).
+ */
+async function loadFirstPartyGrant(ctx: KoaContextWithOIDC) {
+  const { oidc } = ctx;
+  const accountId = oidc.session?.accountId;
+  const clientId = oidc.client?.clientId;
+  if (!accountId || !clientId) return undefined;
+  const grantId = oidc.result?.consent?.grantId ?? oidc.session?.grantIdFor(clientId);
+  let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+  if (grant && (grant.accountId !== accountId || grant.clientId !== clientId)) grant = undefined;
+  grant ??= new oidc.provider.Grant({ accountId, clientId });
+  grant.addOIDCScope([...oidc.requestParamOIDCScopes].join(' '));
+  const claims = [...oidc.requestParamClaims];
+  if (claims.length) grant.addOIDCClaims(claims);
+  await grant.save();
+  return grant;
+}
+
+export function createProvider(options: {
+  db: Database;
+  issuer: string;
+  clients: RelyingPartyClient[];
+  secrets: AccountCenterSecrets;
+  cookieSecure: boolean;
+  renderers: ProviderRenderers;
+}): Provider {
+  const { issuer } = options;
+  const internalClient: ClientMetadata = {
+    client_id: INTERNAL_CLIENT_ID,
+    client_name: 'Account center',
+    redirect_uris: [`${issuer}/account/callback`],
+    post_logout_redirect_uris: [`${issuer}/signed-out`],
+    grant_types: [],
+    response_types: ['none'],
+    token_endpoint_auth_method: 'none',
+  };
+  const clients: ClientMetadata[] = [
+    ...options.clients.map(
+      (c): ClientMetadata => ({
+        client_id: c.client_id,
+        client_secret: c.client_secret,
+        redirect_uris: c.redirect_uris,
+        post_logout_redirect_uris: c.post_logout_redirect_uris ?? [],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: c.token_endpoint_auth_method ?? 'client_secret_basic',
+      }),
+    ),
+    // The account center's own pages sign people in through the provider too (response_type=none: no
+    // token is issued, the provider session is the result).
+    internalClient,
+  ];
+
+  const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, secure: options.cookieSecure };
+  const configuration: Configuration = {
+    adapter: databaseAdapterFor(options.db),
+    clients,
+    jwks: options.secrets.jwks as Configuration['jwks'],
+    cookies: {
+      keys: options.secrets.cookieKeys,
+      long: { ...cookieOptions, signed: true },
+      short: { ...cookieOptions, signed: true },
+    },
+    findAccount: findAccountIn(options.db),
+    loadExistingGrant: loadFirstPartyGrant,
+    scopes: SCOPES,
+    claims: {
+      openid: ['sub'],
+      profile: ['given_name', 'family_name', 'preferred_username', 'locale'],
+      email: ['email', 'email_verified'],
+      organizations: ['organizations'],
+    },
+    // Profile, email and organizations claims in the ID token too, not only from userinfo.
+    conformIdTokenClaims: false,
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    // Initiating User Registration via OpenID Connect 1.0 §4: advertise the `create` prompt value.
+    discovery: { prompt_values_supported: ['none', 'login', 'consent', 'create'] },
+    responseTypes: ['code', 'none'] as Configuration['responseTypes'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: options.renderers.logoutSource,
+        postLogoutSuccessSource: options.renderers.postLogoutSuccessSource,
+      },
+      userinfo: { enabled: true },
+      revocation: { enabled: true },
+    },
+    interactions: {
+      policy: interactionPolicyWithCreate(),
+      url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
+    },
+    renderError: options.renderers.renderError,
+    ttl: {
+      Session: 14 * 24 * 60 * 60,
+      Interaction: 60 * 60,
+      AuthorizationCode: 60,
+      AccessToken: 15 * 60,
+      IdToken: 60 * 60,
+      Grant: 14 * 24 * 60 * 60,
+      RefreshToken: 30 * 24 * 60 * 60,
+    },
+    extraParams: [],
+  };
+
+  const provider = new Provider(issuer, configuration);
+  // Behind a TLS-terminating proxy (cookieSecure), trust X-Forwarded-Proto so secure cookies can be set.
+  provider.proxy = options.cookieSecure;
+  return provider;
+}
