@@ -12,6 +12,7 @@ import { Mailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/access-tokens.ts';
 import { OidcClient } from './modules/auth/oidc-client.ts';
 import { CLIENT_ERROR_QUEUE, deliverClientError } from './modules/client-errors/client-errors.worker.ts';
+import { CLEANUP_QUEUE, deleteExpiredRows } from './modules/maintenance/maintenance.service.ts';
 
 export type AccountCenter = Awaited<ReturnType<typeof createAccountCenter>>;
 
@@ -69,6 +70,10 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     await jobs.start();
     cleanups.push(() => jobs.stop());
     if (config.errorWebhookUrl) await jobs.register(CLIENT_ERROR_QUEUE, deliverClientError(config.errorWebhookUrl));
+    await jobs.register(CLEANUP_QUEUE, async () => {
+      logger.info(await deleteExpiredRows(database.db), 'expired rows deleted');
+    });
+    await jobs.schedule(CLEANUP_QUEUE, '17 * * * *');
 
     let mailbox: Mailbox | undefined;
     let smtpUrl = config.mail.smtpUrl;

@@ -49,6 +49,11 @@ export class JobQueue {
     });
   }
 
+  /** A recurring job (cron, UTC); pg-boss makes sure one process runs each occurrence. */
+  async schedule(queue: string, cron: string) {
+    await this.#boss.schedule(queue, cron, {}, { tz: 'UTC' });
+  }
+
   async send<T extends object>(queue: string, data: T, options: { singletonKey?: string } = {}) {
     return this.#boss.send(queue, data, options.singletonKey ? { singletonKey: options.singletonKey } : {});
   }
