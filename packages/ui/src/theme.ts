@@ -26,9 +26,16 @@ const family = (shades: ColorFamily, contrastText = '#ffffff'): FamilyColor => (
   contrastText,
 });
 
-const fontFamily = ['Inter', 'system-ui', '-apple-system', '"Segoe UI"', 'Roboto', '"Helvetica Neue"', 'Arial', 'sans-serif'].join(
-  ',',
-);
+const fontFamily = [
+  'Inter',
+  'system-ui',
+  '-apple-system',
+  '"Segoe UI"',
+  'Roboto',
+  '"Helvetica Neue"',
+  'Arial',
+  'sans-serif',
+].join(',');
 
 /** The console and wallet theme (spec §9). */
 export function createAppTheme(): Theme {
@@ -68,7 +75,11 @@ export function createAppTheme(): Theme {
     },
     components: {
       MuiCssBaseline: {
-        styleOverrides: { body: { backgroundColor: grey[50], WebkitFontSmoothing: 'antialiased' } },
+        styleOverrides: {
+          body: { backgroundColor: grey[50], WebkitFontSmoothing: 'antialiased' },
+          // Korean breaks lines between words, not inside them.
+          'html:lang(ko) body': { wordBreak: 'keep-all', overflowWrap: 'anywhere' },
+        },
       },
       MuiButton: {
         defaultProps: { disableElevation: true },

@@ -1,0 +1,25 @@
+import type { IdentityStatus } from '../../lib/identity-context.ts';
+
+export type GuardDecision =
+  | { kind: 'render' }
+  | { kind: 'blank' }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'no-organization' };
+
+/** Holder pages and the provider's return page work without a session (spec §6). */
+export const isAlwaysPublic = (path: string) =>
+  path === '/oauth/socious' || path.startsWith('/oauth/socious/') || path.startsWith('/connect/');
+
+/**
+ * Spec §2 guard: blank while the organization list loads; without a loaded list (not signed in, or loading
+ * failed) everything but /intro goes to /intro; signed in, /intro goes to /credentials.
+ */
+export function decideGuard(path: string, status: IdentityStatus, organizationCount: number): GuardDecision {
+  if (isAlwaysPublic(path)) return { kind: 'render' };
+  if (status === 'loading') return { kind: 'blank' };
+  const signedIn = status === 'succeeded';
+  if (path === '/intro') return signedIn ? { kind: 'redirect', to: '/credentials' } : { kind: 'render' };
+  if (!signedIn) return { kind: 'redirect', to: '/intro' };
+  if (organizationCount === 0) return { kind: 'no-organization' };
+  return { kind: 'render' };
+}

@@ -1,0 +1,88 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { ComingSoonPage } from '../../components/coming-soon-page.tsx';
+import { NotFoundPage } from '../../components/not-found-page.tsx';
+import { AppShell } from '../shell/app-shell.tsx';
+import { PublicLayout } from '../shell/public-layout.tsx';
+import { RouteError } from './route-error.tsx';
+import { RouteGuard } from './route-guard.tsx';
+
+const comingSoon = (titleKey: string, subtitleKey?: string) => ({
+  element: <ComingSoonPage titleKey={titleKey} subtitleKey={subtitleKey} />,
+});
+
+/** Every route of spec §2. Pages load on demand (code-split). */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    errorElement: <RouteError />,
+    // Lazy pages resolve before the first paint; nothing to show meanwhile (spec §2: blank while loading).
+    hydrateFallbackElement: <div />,
+    element: <RouteGuard />,
+    children: [
+      {
+        path: 'intro',
+        lazy: async () => ({ Component: (await import('../../features/auth/components/intro-page.tsx')).IntroPage }),
+      },
+      {
+        path: 'oauth/socious',
+        lazy: async () => ({
+          Component: (await import('../../features/auth/components/oauth-callback-page.tsx')).OAuthCallbackPage,
+        }),
+      },
+      {
+        path: 'connect',
+        element: <PublicLayout />,
+        children: [
+          { path: 'credential/:id', ...comingSoon('pages.connectCredential', 'pages.connectSubtitle') },
+          { path: 'verification/:id', ...comingSoon('pages.connectVerification', 'pages.connectSubtitle') },
+          { path: 'redirect/:id', ...comingSoon('pages.connectRedirect', 'pages.connectSubtitle') },
+        ],
+      },
+      {
+        element: <AppShell />,
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <Navigate to="/credentials" replace /> },
+          {
+            path: 'credentials',
+            lazy: async () => ({
+              Component: (await import('../../features/credentials/components/credentials-empty-page.tsx'))
+                .CredentialsEmptyPage,
+            }),
+          },
+          { path: 'credentials/create', ...comingSoon('pages.credentialsCreate', 'pages.credentialsCreateSubtitle') },
+          { path: 'credentials/:orgId', ...comingSoon('pages.credentials', 'pages.credentialsSubtitle') },
+          { path: 'schemas', ...comingSoon('pages.schemas', 'pages.schemasSubtitle') },
+          { path: 'schemas/create', ...comingSoon('pages.schemasCreate', 'pages.schemasCreateSubtitle') },
+          { path: 'schemas/create/:id', ...comingSoon('pages.schemasCreate', 'pages.schemasCreateSubtitle') },
+          { path: 'verifications', ...comingSoon('pages.verifications', 'pages.verificationsSubtitle') },
+          {
+            path: 'verifications/create',
+            ...comingSoon('pages.verificationsCreate', 'pages.verificationsCreateSubtitle'),
+          },
+          {
+            path: 'verifications/edit/:id',
+            ...comingSoon('pages.verificationsEdit', 'pages.verificationsEditSubtitle'),
+          },
+          { path: 'integrations', ...comingSoon('pages.integrations', 'pages.integrationsSubtitle') },
+          {
+            path: 'organization/:id?',
+            lazy: async () => ({
+              Component: (await import('../../features/organizations/components/organization-profile-page.tsx'))
+                .OrganizationProfilePage,
+            }),
+          },
+          {
+            path: 'settings',
+            lazy: async () => ({
+              Component: (await import('../../features/users/components/settings-page.tsx')).SettingsPage,
+            }),
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

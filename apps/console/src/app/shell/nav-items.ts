@@ -1,0 +1,50 @@
+import type { SvgIconComponent } from '@mui/icons-material';
+import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
+import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
+import IntegrationInstructionsOutlined from '@mui/icons-material/IntegrationInstructionsOutlined';
+import SchemaOutlined from '@mui/icons-material/SchemaOutlined';
+import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
+
+export interface NavItem {
+  key: 'credentials' | 'schemas' | 'verifications' | 'integrations' | 'organization';
+  labelKey: string;
+  icon: SvgIconComponent;
+  /** Where the item leads, given the current organization id. */
+  to: (organizationId: string | undefined) => string;
+  /** Paths that highlight the item. */
+  matches: (pathname: string) => boolean;
+}
+
+const under = (prefix: string) => (pathname: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+export const NAV_ITEMS: NavItem[] = [
+  {
+    key: 'credentials',
+    labelKey: 'nav.credentials',
+    icon: WorkspacePremiumOutlined,
+    to: (id) => (id ? `/credentials/${id}` : '/credentials'),
+    matches: under('/credentials'),
+  },
+  { key: 'schemas', labelKey: 'nav.schemas', icon: SchemaOutlined, to: () => '/schemas', matches: under('/schemas') },
+  {
+    key: 'verifications',
+    labelKey: 'nav.verifications',
+    icon: FactCheckOutlined,
+    to: () => '/verifications',
+    matches: under('/verifications'),
+  },
+  {
+    key: 'integrations',
+    labelKey: 'nav.integrations',
+    icon: IntegrationInstructionsOutlined,
+    to: () => '/integrations',
+    matches: under('/integrations'),
+  },
+  {
+    key: 'organization',
+    labelKey: 'nav.organization',
+    icon: BusinessOutlined,
+    to: (id) => (id ? `/organization/${id}` : '/organization'),
+    matches: under('/organization'),
+  },
+];

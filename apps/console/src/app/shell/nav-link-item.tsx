@@ -1,0 +1,52 @@
+import type { SvgIconComponent } from '@mui/icons-material';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import { Link } from 'react-router';
+
+export const navItemSx = {
+  px: 1.5,
+  py: 1,
+  mb: 0.25,
+  color: 'grey.700',
+  '& .MuiListItemIcon-root': { minWidth: 36, color: 'grey.500' },
+  '&:hover': { bgcolor: 'grey.50' },
+  '&.Mui-selected, &.Mui-selected:hover': {
+    bgcolor: 'primary.50',
+    color: 'primary.700',
+    '& .MuiListItemIcon-root': { color: 'primary.main' },
+  },
+} as const;
+
+export function NavLinkItem({
+  to,
+  label,
+  icon: Icon,
+  selected,
+  testId,
+  onClick,
+}: {
+  to: string;
+  label: string;
+  icon: SvgIconComponent;
+  selected: boolean;
+  testId: string;
+  onClick?: () => void;
+}) {
+  return (
+    <ListItemButton
+      component={Link}
+      to={to}
+      selected={selected}
+      aria-current={selected ? 'page' : undefined}
+      data-testid={testId}
+      onClick={onClick}
+      sx={navItemSx}
+    >
+      <ListItemIcon>
+        <Icon fontSize="small" />
+      </ListItemIcon>
+      <ListItemText primary={label} slotProps={{ primary: { variant: 'subtitle2', noWrap: true } }} />
+    </ListItemButton>
+  );
+}

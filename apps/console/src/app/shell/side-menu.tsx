@@ -1,0 +1,99 @@
+import { AccountDisplay } from '@cp/ui';
+import Close from '@mui/icons-material/Close';
+import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { BrandLogo } from '../../components/brand-logo.tsx';
+import { useLogout } from '../../features/auth/api/logout.ts';
+import { useUserProfile } from '../../features/users/api/get-user-profile.ts';
+import { useIdentity } from '../../lib/identity-context.ts';
+import { NAV_ITEMS } from './nav-items.ts';
+import { NavLinkItem, navItemSx } from './nav-link-item.tsx';
+import { OrgSwitcher } from './org-switcher.tsx';
+
+export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onClose?: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { current } = useIdentity();
+  const logout = useLogout();
+  const profile = useUserProfile();
+  const user = profile.data;
+  const userName = [user?.first_name, user?.last_name].filter(Boolean).join(' ') || user?.username || '';
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', px: 2, pt: 2.5, pb: 2 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', px: 1, mb: 3 }}>
+        <BrandLogo />
+        {onClose && (
+          <IconButton aria-label={t('nav.closeMenu')} onClick={onClose} edge="end" data-testid="mobile-menu-close">
+            <Close />
+          </IconButton>
+        )}
+      </Box>
+      <OrgSwitcher onDone={onNavigate} />
+      <List component="nav" aria-label={t('nav.mainNavigation')} sx={{ mt: 2.5, p: 0 }}>
+        {NAV_ITEMS.map((item) => (
+          <NavLinkItem
+            key={item.key}
+            to={item.to(current?.id)}
+            label={t(item.labelKey)}
+            icon={item.icon}
+            selected={item.matches(pathname)}
+            testId={`nav-${item.key}`}
+            onClick={onNavigate}
+          />
+        ))}
+      </List>
+      <Box sx={{ flex: 1, minHeight: 24 }} />
+      <List sx={{ p: 0 }}>
+        <NavLinkItem
+          to="/settings"
+          label={t('nav.settings')}
+          icon={SettingsOutlined}
+          selected={pathname.startsWith('/settings')}
+          testId="nav-settings"
+          onClick={onNavigate}
+        />
+        <ListItemButton
+          data-testid="logout"
+          disabled={logout.isPending}
+          onClick={async () => {
+            await logout.mutateAsync();
+            onNavigate?.();
+            navigate('/intro', { replace: true });
+          }}
+          sx={navItemSx}
+        >
+          <ListItemIcon>
+            <LogoutOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('nav.logout')} slotProps={{ primary: { variant: 'subtitle2' } }} />
+        </ListItemButton>
+      </List>
+      {user && (
+        <>
+          <Divider sx={{ my: 2 }} />
+          <Box sx={{ px: 1 }} data-testid="current-user">
+            <AccountDisplay
+              type="users"
+              variant="card"
+              name={userName}
+              username={user.email}
+              img={user.avatar?.url}
+              verifiedLabel={t('common.verified')}
+            />
+          </Box>
+        </>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,15 @@
+import LinearProgress from '@mui/material/LinearProgress';
+import { useSyncExternalStore } from 'react';
+import { loadingStore } from '../lib/loading.ts';
+
+/** The global loading indicator: on while at least one call is in flight. */
+export function LoadingIndicator() {
+  const count = useSyncExternalStore(loadingStore.subscribe, loadingStore.count, loadingStore.count);
+  if (count === 0) return null;
+  return (
+    <LinearProgress
+      data-testid="global-loading"
+      sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: (theme) => theme.zIndex.modal + 1, height: 3 }}
+    />
+  );
+}

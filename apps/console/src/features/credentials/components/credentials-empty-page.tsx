@@ -1,0 +1,33 @@
+import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
+import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useIdentity } from '../../../lib/identity-context.ts';
+
+/** /credentials: invites the user to complete the organization profile first (spec §2). */
+export function CredentialsEmptyPage() {
+  const { t } = useTranslation();
+  const { current } = useIdentity();
+  return (
+    <>
+      <PageHeader title={t('pages.credentials')} subtitle={t('pages.credentialsSubtitle')} />
+      <EmptyState
+        icon={<BusinessOutlined />}
+        title={t('credentials.emptyTitle')}
+        body={t('credentials.emptyBody')}
+        action={
+          <Button
+            variant="contained"
+            component={Link}
+            to={current ? `/organization/${current.id}` : '/organization'}
+            data-testid="complete-profile"
+          >
+            {t('credentials.emptyAction')}
+          </Button>
+        }
+      />
+    </>
+  );
+}

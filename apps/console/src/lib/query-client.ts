@@ -1,0 +1,25 @@
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { i18n } from '../i18n/index.ts';
+import { isApiError } from './api-error.ts';
+import { notify } from './notifications.ts';
+
+/** A 401 has already been handled by the client (refresh, or back to /intro); other 4xx will not improve on retry. */
+const shouldRetry = (failureCount: number, error: unknown) =>
+  failureCount < 1 && !(isApiError(error) && error.status >= 400 && error.status < 500);
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error) => {
+        // Spec §8: a failing call shows its catalogue message in the user's language.
+        if (isApiError(error) && error.status !== 401 && error.catalogueKey) {
+          notify({ severity: 'error', title: i18n.t(error.catalogueKey) });
+        }
+      },
+    }),
+    defaultOptions: {
+      queries: { retry: shouldRetry, refetchOnWindowFocus: false, staleTime: 30_000 },
+      mutations: { retry: false },
+    },
+  });
+}
