@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -29,6 +41,7 @@ export const users = pgTable(
     lastName: text('last_name'),
     jobTitle: text('job_title'),
     avatarUrl: text('avatar_url'),
+    avatarMediaId: uuid('avatar_media_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -45,6 +58,7 @@ export const organizations = pgTable(
     issuer: text('issuer'),
     externalId: text('external_id'),
     logoUrl: text('logo_url'),
+    logoMediaId: uuid('logo_media_id'),
     verificationStatus: text('verification_status').notNull().default('UNDEFINED'),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -164,4 +178,104 @@ export const oidcPayloads = pgTable(
     index('oidc_payloads_uid_idx').on(t.uid),
     index('oidc_payloads_user_code_idx').on(t.userCode),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Organization workspace: credential schemas, media, KYB, integration API keys.
+// ---------------------------------------------------------------------------------------------
+
+/** A published credential schema. Never edited; deleting sets deleted_at (issued credentials keep theirs). */
+export const credentialSchemas = pgTable(
+  'credential_schemas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** null for the platform's own schemas (KYC, Educational Certificate, Work Certificate). */
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** Verify-only schemas (KYC) cannot be issued. */
+    issueDisabled: boolean('issue_disabled').notNull().default(false),
+    /** Stable slug for the SD-JWT VC `vct` and claim paths. */
+    slug: text('slug').notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('credential_schemas_org_idx').on(t.organizationId, t.createdAt)],
+);
+
+export const credentialSchemaAttributes = pgTable(
+  'credential_schema_attributes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    schemaId: uuid('schema_id')
+      .notNull()
+      .references(() => credentialSchemas.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** TEXT | NUMBER | BOOLEAN | URL | DATETIME | EMAIL */
+    type: text('type').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [uniqueIndex('credential_schema_attributes_name_key').on(t.schemaId, t.name)],
+);
+
+/** An uploaded file: logos and avatars are public, KYB documents are private to the organization. */
+export const media = pgTable(
+  'media',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    uploadedByUserId: uuid('uploaded_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** public | private */
+    visibility: text('visibility').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('media_org_idx').on(t.organizationId)],
+);
+
+/** One application for organization verification; a rejected one can be followed by a new one. */
+export const kybApplications = pgTable(
+  'kyb_applications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** PENDING | APPROVED | REJECTED */
+    status: text('status').notNull().default('PENDING'),
+    documentIds: jsonb('document_ids').$type<string[]>().notNull(),
+    submittedByUserId: uuid('submitted_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+    reviewedBy: text('reviewed_by'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reason: text('reason'),
+  },
+  (t) => [index('kyb_applications_org_idx').on(t.organizationId, t.submittedAt)],
+);
+
+/** Integration API keys: the secret is stored as SHA-256 only and shown once. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Public key identifier sent as the Basic-auth user name. */
+    keyId: text('key_id').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    lastFour: text('last_four').notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_key_id_key').on(t.keyId), index('api_keys_org_idx').on(t.organizationId, t.createdAt)],
 );

@@ -51,6 +51,28 @@ const zEnv = z.object({
   DEMO_EMAIL: z.email().default('demo@example.com'),
   DEMO_PASSWORD: z.string().min(8).default('Demo-Passw0rd!'),
   DEMO_ORGANIZATION_NAME: z.string().min(1).max(120).default('Demo Organization'),
+  // Platform administrators (KYB review), by e-mail address, comma-separated.
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email())),
+  // Files: local disk under DATA_DIR by default, or S3-compatible object storage.
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().min(3).max(63).optional()),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, bool.optional()),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100_000_000).default(2_097_152),
+  UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(50).default(5),
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   // Operations.
   ERROR_WEBHOOK_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()),
@@ -86,6 +108,21 @@ export interface Config {
   tokens: { accessTtlSeconds: number; refreshTtlDays: number };
   mail: { smtpUrl: string | undefined; catcherPort: number; from: string; devMailbox: boolean };
   demo: { enabled: boolean; email: string; password: string; organizationName: string };
+  adminEmails: string[];
+  storage: {
+    driver: 'local' | 's3';
+    localDir: string;
+    s3: {
+      endpoint: string | undefined;
+      region: string;
+      bucket: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
+  };
+  uploads: { maxBytes: number; maxFiles: number };
+  apiKeyRateLimitPerMinute: number;
   errorWebhookUrl: string | undefined;
   trustProxy: boolean;
   bodyLimit: number;
@@ -122,6 +159,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (isProduction && !e.MASTER_KEY) {
     problems.push('MASTER_KEY: required when NODE_ENV=production (32 random bytes, base64)');
   }
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(repoRoot, e.DATA_DIR);
   return {
@@ -163,6 +201,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       password: e.DEMO_PASSWORD,
       organizationName: e.DEMO_ORGANIZATION_NAME,
     },
+    adminEmails: e.ADMIN_EMAILS,
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      localDir: path.join(dataDir, 'files'),
+      s3: {
+        endpoint: e.S3_ENDPOINT,
+        region: e.S3_REGION,
+        bucket: e.S3_BUCKET,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+      },
+    },
+    uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxFiles: e.UPLOAD_MAX_FILES },
+    apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
     errorWebhookUrl: e.ERROR_WEBHOOK_URL,
     trustProxy: e.TRUST_PROXY ?? false,
     bodyLimit: e.BODY_LIMIT_BYTES,
