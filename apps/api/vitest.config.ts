@@ -8,8 +8,5 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Each file opens its own database (PGlite in memory, or a fresh PostgreSQL database); two at a
-    // time keeps a 2-core machine responsive.
-    maxWorkers: 2,
   },
 });

@@ -16,11 +16,15 @@ import {
 import type { AppContext } from './context.ts';
 import { problemBody } from './errors/app-error.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { clientErrorsRoutes } from './modules/client-errors/client-errors.routes.ts';
+import { credentialSchemasRoutes } from './modules/credential-schemas/credential-schemas.routes.ts';
 import { registerDevMailbox } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { configRoutes } from './modules/health/config.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { kybRoutes } from './modules/kyb/kyb.routes.ts';
+import { mediaRoutes } from './modules/media/media.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -90,6 +94,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(organizationsRoutes(ctx));
       await api.register(clientErrorsRoutes(ctx));
       await api.register(adminRoutes(ctx));
+      await api.register(credentialSchemasRoutes(ctx));
+      await api.register(mediaRoutes(ctx));
+      await api.register(kybRoutes(ctx));
+      await api.register(apiKeysRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '@cp/db';
+import type { DatabaseHandle, SecretBox } from '@cp/db';
 import type { Config } from './config/env.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { Logger } from './lib/logger.ts';
@@ -10,6 +10,8 @@ import type { OidcClient } from './modules/auth/oidc-client.ts';
 export interface AppContext {
   config: Config;
   database: DatabaseHandle;
+  /** Encrypts secrets and keys at rest under the master key. */
+  secretBox: SecretBox;
   logger: Logger;
   oidc: OidcClient;
   accessTokens: AccessTokens;

@@ -111,6 +111,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     const ctx: AppContext = {
       config,
       database,
+      secretBox,
       logger,
       oidc: new OidcClient({
         issuer: config.oidc.issuer,

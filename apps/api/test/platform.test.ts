@@ -85,18 +85,26 @@ describe('platform', () => {
   });
 
   it('hides the admin endpoints without the token', async () => {
-    const noToken = await t.app.inject({ method: 'GET', url: '/api/admin/organizations', remoteAddress: '127.0.0.1' });
+    const run = { command: 'org list', args: {} };
+    const noToken = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/run',
+      remoteAddress: '127.0.0.1',
+      payload: run,
+    });
     expect(noToken.statusCode).toBe(404);
     const remote = await t.app.inject({
-      method: 'GET',
-      url: '/api/admin/organizations',
+      method: 'POST',
+      url: '/api/admin/run',
+      payload: run,
       remoteAddress: '10.1.2.3',
       headers: { 'x-admin-token': 'a'.repeat(43) },
     });
     expect(remote.statusCode).toBe(404);
     const ok = await t.app.inject({
-      method: 'GET',
-      url: '/api/admin/organizations',
+      method: 'POST',
+      url: '/api/admin/run',
+      payload: run,
       remoteAddress: '127.0.0.1',
       headers: { 'x-admin-token': 'a'.repeat(43) },
     });

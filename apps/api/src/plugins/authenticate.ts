@@ -2,13 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors/app-error.ts';
+import { verifyApiKey } from '../modules/api-keys/api-keys.service.ts';
 import * as authService from '../modules/auth/auth.service.ts';
 import * as organizationsService from '../modules/organizations/organizations.service.ts';
 
-export interface Actor {
-  userId: string;
-  sessionId: string;
-}
+/** Who is calling: a signed-in user (console) or an organization's integration API key. */
+export type Actor =
+  | { kind: 'user'; userId: string; sessionId: string }
+  | { kind: 'api_key'; apiKeyId: string; organizationId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,18 +20,46 @@ declare module 'fastify' {
 
 const zUuid = z.uuid();
 
-/** preHandler: a valid access token of a session that is still open (logout ends it at once). */
-export function authenticate(ctx: AppContext) {
+export interface AuthenticateOptions {
+  /** Accept HTTP Basic `key:secret` API keys (the endpoints integrators need). */
+  allowApiKey?: boolean;
+}
+
+/**
+ * preHandler: a valid access token of a session that is still open (logout ends it at once), or,
+ * where allowed, an API key. Whenever CurrentIdentity is sent it must name one of the actor's
+ * organizations; an API key always acts for its own organization.
+ */
+export function authenticate(ctx: AppContext, options: AuthenticateOptions = {}) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    const header = request.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!match?.[1]) throw new AppError('AUTH_REQUIRED', { detail: 'Sign in to continue.' });
-    const claims = await ctx.accessTokens.verify(match[1]);
+    const header = request.headers.authorization ?? '';
+    const basic = /^Basic\s+(\S+)$/i.exec(header)?.[1];
+    if (basic) {
+      if (!options.allowApiKey) {
+        throw new AppError('AUTH_TOKEN_INVALID', { detail: 'This endpoint does not accept API keys.' });
+      }
+      const decoded = Buffer.from(basic, 'base64').toString('utf8');
+      const separator = decoded.indexOf(':');
+      const principal =
+        separator > 0
+          ? await verifyApiKey(ctx.database.db, decoded.slice(0, separator), decoded.slice(separator + 1))
+          : null;
+      if (!principal) throw new AppError('AUTH_TOKEN_INVALID', { detail: 'The API key is invalid.' });
+      const named = currentIdentity(request);
+      if (named && named !== principal.organizationId) {
+        throw new AppError('ORGANIZATION_ACCESS_DENIED', { detail: 'An API key acts for its own organization.' });
+      }
+      request.actor = { kind: 'api_key', ...principal };
+      request.organizationId = principal.organizationId;
+      return;
+    }
+    const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    if (!bearer) throw new AppError('AUTH_REQUIRED', { detail: 'Sign in to continue.' });
+    const claims = await ctx.accessTokens.verify(bearer);
     if (!(await authService.isSessionActive(ctx.database.db, claims.sessionId))) {
       throw new AppError('AUTH_TOKEN_INVALID', { detail: 'This session has ended.' });
     }
-    request.actor = claims;
-    // Whenever CurrentIdentity is sent, it must name an organization the actor belongs to.
+    request.actor = { kind: 'user', ...claims };
     const organizationId = currentIdentity(request);
     if (organizationId) {
       await organizationsService.assertMember(ctx.database.db, organizationId, claims.userId);
@@ -49,19 +78,30 @@ function currentIdentity(request: FastifyRequest): string | undefined {
   return value;
 }
 
+/** The signed-in user; API keys are refused on user-only endpoints (profile, organizations list). */
+export function requireUser(request: FastifyRequest): { userId: string; sessionId: string } {
+  const actor = request.actor;
+  if (!actor) throw new AppError('AUTH_REQUIRED');
+  if (actor.kind !== 'user') {
+    throw new AppError('AUTH_TOKEN_INVALID', { detail: 'This endpoint needs a signed-in user.' });
+  }
+  return { userId: actor.userId, sessionId: actor.sessionId };
+}
+
 /**
- * For organization-scoped calls: the organization named by CurrentIdentity, whose membership
- * authenticate() has already checked; the header alone is never trusted.
+ * For organization-scoped calls: the organization named by CurrentIdentity (membership already
+ * checked by authenticate) or the API key's organization. The header alone is never trusted.
  */
-export function requireOrganization(request: FastifyRequest): { userId: string; organizationId: string } {
-  if (!request.actor) throw new AppError('AUTH_REQUIRED');
+export function requireOrganization(request: FastifyRequest): {
+  organizationId: string;
+  /** The acting user, or null for an API key. */
+  userId: string | null;
+  actor: Actor;
+} {
+  const actor = request.actor;
+  if (!actor) throw new AppError('AUTH_REQUIRED');
   if (!request.organizationId) {
     throw new AppError('ORGANIZATION_IDENTITY_REQUIRED', { detail: 'The CurrentIdentity header is required.' });
   }
-  return { userId: request.actor.userId, organizationId: request.organizationId };
-}
-
-export function requireActor(request: FastifyRequest): Actor {
-  if (!request.actor) throw new AppError('AUTH_REQUIRED');
-  return request.actor;
+  return { organizationId: request.organizationId, userId: actor.kind === 'user' ? actor.userId : null, actor };
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import en from './locales/en.json';
-import es from './locales/es.json';
-import ja from './locales/ja.json';
-import ko from './locales/ko.json';
+import { messages } from './messages.ts';
+
+const { en, ja, es, ko } = messages;
 
 type Tree = { [key: string]: string | Tree };
 

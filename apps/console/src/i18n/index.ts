@@ -8,16 +8,13 @@ import {
   type SupportedLanguage,
   toSupportedLanguage,
 } from './detect-language.ts';
-import en from './locales/en.json';
-import es from './locales/es.json';
-import ja from './locales/ja.json';
-import ko from './locales/ko.json';
+import { messages } from './messages.ts';
 
 export const resources = {
-  en: { translation: en },
-  ja: { translation: ja },
-  es: { translation: es },
-  ko: { translation: ko },
+  en: { translation: messages.en },
+  ja: { translation: messages.ja },
+  es: { translation: messages.es },
+  ko: { translation: messages.ko },
 } as const;
 
 function readStored(): string | null {

@@ -1,24 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { adminCommands } from '../../cli/commands/index.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { safeEqual } from '../../lib/crypto.ts';
-import * as adminService from './admin.service.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-export const zAdminCreateUser = z.strictObject({
-  email: z.email().max(320),
-  password: z.string().min(1).max(256),
-  username: z.string().min(1).max(60).optional(),
-  first_name: z.string().max(100).optional(),
-  last_name: z.string().max(100).optional(),
-});
-export const zAdminCreateOrganization = z.strictObject({
-  name: z.string().trim().min(1).max(120),
-  description: z.string().max(160).optional(),
-  member_email: z.email().max(320),
-  verified: z.boolean().optional(),
+const zRunCommand = z.strictObject({
+  command: z.string().max(60),
+  args: z.record(z.string(), z.union([z.string().max(10_000), z.boolean()])),
 });
 
 /**
@@ -26,10 +17,6 @@ export const zAdminCreateOrganization = z.strictObject({
  * with a token the server writes into DATA_DIR at start. Hidden (404) for everyone else.
  */
 export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps: adminService.AdminDeps = {
-    db: ctx.database.db,
-    accountCenterIssuer: ctx.config.accountCenter.enabled ? ctx.config.accountCenter.publicUrl : undefined,
-  };
   return async (app) => {
     app.addHook('onRequest', async (request) => {
       const token = request.headers['x-admin-token'];
@@ -40,26 +27,14 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         safeEqual(token, ctx.adminToken);
       if (!allowed) throw new AppError('NOT_FOUND');
     });
-    app.post('/admin/users', { schema: { hide: true, body: zAdminCreateUser } }, async (request) =>
-      adminService.createUser(deps, {
-        email: request.body.email,
-        password: request.body.password,
-        username: request.body.username,
-        firstName: request.body.first_name,
-        lastName: request.body.last_name,
-      }),
-    );
-    app.post('/admin/organizations', { schema: { hide: true, body: zAdminCreateOrganization } }, async (request) => {
-      const row = await adminService.createOrganization(deps, {
-        name: request.body.name,
-        description: request.body.description,
-        memberEmail: request.body.member_email,
-        verified: request.body.verified ?? false,
-      });
-      return { id: row.id, name: row.name };
+    app.post('/admin/run', { schema: { hide: true, body: zRunCommand } }, async (request) => {
+      const command = adminCommands[request.body.command];
+      if (!command) throw new AppError('REQUEST_INVALID', { detail: `Unknown command ${request.body.command}` });
+      const output = await command.run(
+        { db: ctx.database.db, config: ctx.config, secretBox: ctx.secretBox, jobs: ctx.jobs },
+        request.body.args,
+      );
+      return { output };
     });
-    app.get('/admin/organizations', { schema: { hide: true } }, async () => ({
-      results: await adminService.listOrganizations(deps),
-    }));
   };
 }

@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { authenticate, requireActor } from '../../plugins/authenticate.ts';
+import { authenticate, requireUser } from '../../plugins/authenticate.ts';
 import { presentOrganization } from './organizations.presenter.ts';
 import * as organizationsService from './organizations.service.ts';
 
@@ -29,7 +29,7 @@ export function organizationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => ({
-        results: (await organizationsService.findOrganizationsForUser(db, requireActor(request).userId)).map(
+        results: (await organizationsService.findOrganizationsForUser(db, requireUser(request).userId)).map(
           presentOrganization,
         ),
       }),
@@ -45,7 +45,7 @@ export function organizationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const row = await organizationsService.createOrganization(db, requireActor(request).userId, request.body);
+        const row = await organizationsService.createOrganization(db, requireUser(request).userId, request.body);
         return reply.status(201).send(presentOrganization(row));
       },
     );
@@ -64,7 +64,7 @@ export function organizationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         presentOrganization(
           await organizationsService.getOrganization(db, {
             organizationId: request.params.id,
-            userId: requireActor(request).userId,
+            userId: requireUser(request).userId,
           }),
         ),
     );
@@ -83,7 +83,7 @@ export function organizationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         presentOrganization(
           await organizationsService.updateOrganization(
             db,
-            { organizationId: request.params.id, userId: requireActor(request).userId },
+            { organizationId: request.params.id, userId: requireUser(request).userId },
             request.body,
           ),
         ),

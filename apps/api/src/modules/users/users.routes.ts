@@ -2,7 +2,7 @@ import { zUpdateUserProfileRequest, zUserProfile } from '@cp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { authenticate, requireActor } from '../../plugins/authenticate.ts';
+import { authenticate, requireUser } from '../../plugins/authenticate.ts';
 import { presentUserProfile } from './users.presenter.ts';
 import * as usersService from './users.service.ts';
 
@@ -14,7 +14,7 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/users',
       { schema: { tags: ['users'], summary: 'Own profile', querystring: zQuery, response: { 200: zUserProfile } } },
-      async (request) => presentUserProfile(await usersService.getUser(ctx.database.db, requireActor(request).userId)),
+      async (request) => presentUserProfile(await usersService.getUser(ctx.database.db, requireUser(request).userId)),
     );
     app.put(
       '/users',
@@ -28,7 +28,7 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         presentUserProfile(
-          await usersService.updateUserProfile(ctx.database.db, requireActor(request).userId, request.body),
+          await usersService.updateUserProfile(ctx.database.db, requireUser(request).userId, request.body),
         ),
     );
   };

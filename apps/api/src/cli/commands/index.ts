@@ -1,0 +1,9 @@
+import { accountCommands } from './accounts.ts';
+import type { AdminCommand } from './types.ts';
+
+/** Every admin command, by its words (`org list`). Capabilities add theirs from their own file. */
+export const adminCommands: Record<string, AdminCommand> = {
+  ...accountCommands,
+};
+
+export type { AdminArgs, AdminCommand, AdminCommandDeps } from './types.ts';

@@ -1,0 +1,2 @@
+// Contracts of the api-keys capability (filled in by that capability).
+export {};

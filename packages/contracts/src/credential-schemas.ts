@@ -1,0 +1,2 @@
+// Contracts of the credential-schemas capability (filled in by that capability).
+export {};

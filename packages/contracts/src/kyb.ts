@@ -1,0 +1,2 @@
+// Contracts of the kyb capability (filled in by that capability).
+export {};

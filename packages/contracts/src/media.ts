@@ -1,0 +1,2 @@
+// Contracts of the media capability (filled in by that capability).
+export {};
