@@ -3,7 +3,7 @@
 // console tests, and the end-to-end journeys in Chromium.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { ensureBuilt, ensureInstalled, root, run } from './lib.mjs';
 
 ensureInstalled();
@@ -30,18 +30,11 @@ step('Lint and format (Biome)');
 run(bin('biome'), ['check', '.']);
 
 step('Type-check');
-for (const project of [
-  'packages/contracts',
-  'packages/db',
-  'packages/ui',
-  'apps/id',
-  'apps/api',
-  'apps/console',
-  'apps/wallet',
-  'e2e',
-]) {
-  if (existsSync(`${root}/${project}/tsconfig.json`)) run(bin('tsc'), ['-p', project, '--noEmit']);
-}
+const projects = ['packages', 'apps']
+  .flatMap((dir) => readdirSync(`${root}/${dir}`).map((name) => `${dir}/${name}`))
+  .concat('e2e')
+  .filter((project) => existsSync(`${root}/${project}/tsconfig.json`));
+for (const project of projects) run(bin('tsc'), ['-p', project, '--noEmit']);
 
 step('Build the web apps');
 ensureBuilt();
