@@ -13,6 +13,9 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+/** A public JSON Web Key as stored (EC P-256 in practice). */
+export type PublicJwk = { kty: string; crv?: string; x?: string; y?: string; kid?: string; [key: string]: unknown };
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -278,4 +281,122 @@ export const apiKeys = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('api_keys_key_id_key').on(t.keyId), index('api_keys_org_idx').on(t.organizationId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Credential engine: organization keys, credentials, offers, nonces, status lists.
+// ---------------------------------------------------------------------------------------------
+
+/** An organization's ES256 signing key; the private JWK only as ciphertext under the master key. */
+export const organizationKeys = pgTable(
+  'organization_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** JWK thumbprint (RFC 7638): the `kid` in headers, DID documents and issuer metadata. */
+    kid: text('kid').notNull(),
+    publicJwk: jsonb('public_jwk').$type<PublicJwk>().notNull(),
+    privateJwkCiphertext: text('private_jwk_ciphertext').notNull(),
+    /** PEM certificate for this key, issued by the platform CA (HAIP x5c). */
+    certificatePem: text('certificate_pem'),
+    createdAt: createdAt(),
+    /** Set on rotation: the key stops signing but stays published so old credentials keep verifying. */
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('organization_keys_kid_key').on(t.kid),
+    uniqueIndex('organization_keys_active_key').on(t.organizationId).where(sql`${t.retiredAt} is null`),
+  ],
+);
+
+/** Each organization's status list: how many indexes are allocated (bits are read from credentials). */
+export const statusLists = pgTable('status_lists', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  size: integer('size').notNull(),
+  nextIndex: integer('next_index').notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
+export const credentials = pgTable(
+  'credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    schemaId: uuid('schema_id').references(() => credentialSchemas.id, { onDelete: 'set null' }),
+    /** What the credential needs of its schema (name, slug, attributes), kept if the schema is deleted. */
+    schemaSnapshot: jsonb('schema_snapshot').$type<Record<string, unknown>>().notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    recipientEmail: text('recipient_email').notNull(),
+    recipientFirstName: text('recipient_first_name').notNull(),
+    recipientLastName: text('recipient_last_name').notNull(),
+    /** Claim values typed by attribute type. */
+    claims: jsonb('claims').$type<Record<string, string | number | boolean>>().notNull(),
+    /** CREATED | ISSUED | CLAIMED | REVOKED (EXPIRED is derived from the offer's expiry). */
+    status: text('status').notNull().default('CREATED'),
+    statusIndex: integer('status_index').notNull(),
+    signingKeyId: uuid('signing_key_id').references(() => organizationKeys.id, { onDelete: 'set null' }),
+    holderJwk: jsonb('holder_jwk').$type<PublicJwk>(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    emailedAt: timestamp('emailed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('credentials_org_idx').on(t.organizationId, t.createdAt),
+    uniqueIndex('credentials_status_index_key').on(t.organizationId, t.statusIndex),
+  ],
+);
+
+/** An OpenID4VCI pre-authorized offer for one credential: single-use, expiring after a week. */
+export const credentialOffers = pgTable(
+  'credential_offers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    credentialId: uuid('credential_id')
+      .notNull()
+      .references(() => credentials.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    preAuthorizedCodeHash: text('pre_authorized_code_hash').notNull(),
+    txCodeHash: text('tx_code_hash'),
+    txCodeAttempts: integer('tx_code_attempts').notNull().default(0),
+    accessTokenHash: text('access_token_hash'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The code was exchanged for an access token. */
+    redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+    /** The credential was delivered. */
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('credential_offers_code_key').on(t.preAuthorizedCodeHash),
+    uniqueIndex('credential_offers_token_key').on(t.accessTokenHash),
+    index('credential_offers_credential_idx').on(t.credentialId),
+  ],
+);
+
+/** Single-use nonces (OpenID4VCI c_nonce, OpenID4VP nonce), stored hashed. */
+export const nonces = pgTable(
+  'nonces',
+  {
+    nonceHash: text('nonce_hash').primaryKey(),
+    purpose: text('purpose').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [index('nonces_expires_idx').on(t.expiresAt)],
 );
