@@ -73,6 +73,12 @@ const zEnv = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100_000_000).default(2_097_152),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(50).default(5),
   API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  // Credential engine.
+  PLATFORM_CA_CERT_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  PLATFORM_CA_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  STATUS_LIST_SIZE: z.coerce.number().int().min(1024).max(8_388_608).default(131_072),
+  STATUS_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  CREDENTIAL_OFFER_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
   // Operations.
   ERROR_WEBHOOK_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()),
@@ -108,6 +114,13 @@ export interface Config {
   tokens: { accessTtlSeconds: number; refreshTtlDays: number };
   mail: { smtpUrl: string | undefined; catcherPort: number; from: string; devMailbox: boolean };
   demo: { enabled: boolean; email: string; password: string; organizationName: string };
+  credentialEngine: {
+    caCertFile: string | undefined;
+    caKeyFile: string | undefined;
+    statusListSize: number;
+    statusListTtlSeconds: number;
+    offerTtlDays: number;
+  };
   adminEmails: string[];
   storage: {
     driver: 'local' | 's3';
@@ -159,6 +172,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (isProduction && !e.MASTER_KEY) {
     problems.push('MASTER_KEY: required when NODE_ENV=production (32 random bytes, base64)');
   }
+  if (Boolean(e.PLATFORM_CA_CERT_FILE) !== Boolean(e.PLATFORM_CA_KEY_FILE)) {
+    problems.push('PLATFORM_CA_CERT_FILE, PLATFORM_CA_KEY_FILE: set both or neither');
+  }
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(repoRoot, e.DATA_DIR);
@@ -200,6 +216,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       email: e.DEMO_EMAIL,
       password: e.DEMO_PASSWORD,
       organizationName: e.DEMO_ORGANIZATION_NAME,
+    },
+    credentialEngine: {
+      caCertFile: e.PLATFORM_CA_CERT_FILE,
+      caKeyFile: e.PLATFORM_CA_KEY_FILE,
+      statusListSize: e.STATUS_LIST_SIZE,
+      statusListTtlSeconds: e.STATUS_LIST_TTL_SECONDS,
+      offerTtlDays: e.CREDENTIAL_OFFER_TTL_DAYS,
     },
     adminEmails: e.ADMIN_EMAILS,
     storage: {

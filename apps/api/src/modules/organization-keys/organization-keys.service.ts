@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { issueLeafCertificate, type JwsSigner, pemToX5c } from '@cp/credentials';
+import type { Database } from '@cp/db';
+import * as organizationsService from '../organizations/organizations.service.ts';
+import { issuerUrl } from './identifiers.ts';
+import type { KeyStore } from './key-store.ts';
+import * as repository from './organization-keys.repository.ts';
+import type { PlatformCa } from './platform-ca.ts';
+
+export interface KeyDeps {
+  db: Database;
+  keyStore: KeyStore;
+  ca: PlatformCa;
+  publicUrl: string;
+}
+
+/** RFC 7638 JWK thumbprint of an EC key: the stable `kid`. */
+export function jwkThumbprint(jwk: JsonWebKey): string {
+  const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+async function createKey(deps: KeyDeps, organizationId: string) {
+  const organization = await organizationsService.getPublicOrganization(deps.db, organizationId);
+  const label = `organization-key:${organizationId}:${Date.now()}`;
+  const { publicJwk, wrapped } = await deps.keyStore.createKey(label);
+  const kid = jwkThumbprint(publicJwk);
+  const url = issuerUrl(deps.publicUrl, organizationId);
+  const certificatePem = await issueLeafCertificate({
+    subject: { commonName: organization.name, organization: organization.name },
+    publicJwk,
+    caCertificatePem: deps.ca.certificatePem,
+    caPrivateJwk: deps.ca.privateJwk,
+    uris: [url],
+    dnsNames: [new URL(url).hostname],
+  });
+  await repository.insertActiveKey(deps.db, {
+    organizationId,
+    kid,
+    publicJwk: { ...publicJwk, kid } as Record<string, unknown> as never,
+    // The label travels inside the ciphertext's associated data: store it with the envelope.
+    privateJwkCiphertext: `${label}|${wrapped}`,
+    certificatePem,
+  });
+}
+
+/** The organization's active key, created (with its certificate) the first time it is needed. */
+export async function ensureActiveKey(deps: KeyDeps, organizationId: string) {
+  const existing = await repository.findActiveKey(deps.db, organizationId);
+  if (existing) return existing;
+  await createKey(deps, organizationId);
+  const created = await repository.findActiveKey(deps.db, organizationId);
+  if (!created) throw new Error('The organization key could not be created');
+  return created;
+}
+
+export interface OrganizationSigner {
+  keyId: string;
+  kid: string;
+  signer: JwsSigner;
+  /** The certificate chain for the `x5c` header: the organization's certificate, then the CA's. */
+  x5c: string[];
+}
+
+export async function signerFor(deps: KeyDeps, row: repository.OrganizationKeyRow): Promise<OrganizationSigner> {
+  const separator = row.privateJwkCiphertext.indexOf('|');
+  const label = row.privateJwkCiphertext.slice(0, separator);
+  const wrapped = row.privateJwkCiphertext.slice(separator + 1);
+  return {
+    keyId: row.id,
+    kid: row.kid,
+    signer: await deps.keyStore.signer(wrapped, label),
+    x5c: pemToX5c([row.certificatePem ?? '', deps.ca.certificatePem].filter(Boolean)),
+  };
+}
+
+export async function getActiveSigner(deps: KeyDeps, organizationId: string): Promise<OrganizationSigner> {
+  return signerFor(deps, await ensureActiveKey(deps, organizationId));
+}
+
+/** Every public key (active and retired) so credentials signed before a rotation keep verifying. */
+export async function listPublicKeys(deps: Pick<KeyDeps, 'db'>, organizationId: string) {
+  const rows = await repository.findKeys(deps.db, organizationId);
+  return rows.map((row) => ({
+    jwk: { ...(row.publicJwk as JsonWebKey), kid: row.kid, use: 'sig', alg: 'ES256' },
+    active: row.retiredAt === null,
+    certificatePem: row.certificatePem,
+  }));
+}
+
+/** Retires the active key and creates a new one: new credentials use it, old ones keep verifying. */
+export async function rotateKey(deps: KeyDeps, organizationId: string) {
+  await organizationsService.getPublicOrganization(deps.db, organizationId);
+  await repository.retireActiveKey(deps.db, organizationId);
+  return ensureActiveKey(deps, organizationId);
+}
