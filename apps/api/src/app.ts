@@ -25,6 +25,7 @@ import { configRoutes } from './modules/health/config.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { kybRoutes } from './modules/kyb/kyb.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
+import { organizationKeysRoutes } from './modules/organization-keys/organization-keys.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -102,6 +103,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
+  // Issuer-facing public documents live outside /api: their URLs are fixed by the standards.
+  await app.register(organizationKeysRoutes(ctx));
   if (ctx.mailbox) registerDevMailbox(app, ctx.mailbox);
   if (hasConsole) {
     await app.register(fastifyStatic, {

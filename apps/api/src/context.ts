@@ -5,6 +5,7 @@ import type { Logger } from './lib/logger.ts';
 import type { Mailbox } from './mail/mailbox.ts';
 import type { AccessTokens } from './modules/auth/access-tokens.ts';
 import type { OidcClient } from './modules/auth/oidc-client.ts';
+import type { KeyDeps } from './modules/organization-keys/organization-keys.service.ts';
 
 /** Everything a request handler may need, built once at boot (and by the tests) and passed in. */
 export interface AppContext {
@@ -16,6 +17,8 @@ export interface AppContext {
   oidc: OidcClient;
   accessTokens: AccessTokens;
   jobs: JobQueue;
+  /** Organization signing keys, their store and the platform CA. */
+  keys: KeyDeps;
   /** The development mailbox (embedded mode only). */
   mailbox: Mailbox | undefined;
   /** Token that the admin CLI presents on loopback while the server holds the database. */

@@ -13,6 +13,8 @@ import { AccessTokens } from './modules/auth/access-tokens.ts';
 import { OidcClient } from './modules/auth/oidc-client.ts';
 import { CLIENT_ERROR_QUEUE, deliverClientError } from './modules/client-errors/client-errors.worker.ts';
 import { CLEANUP_QUEUE, deleteExpiredRows } from './modules/maintenance/maintenance.service.ts';
+import { LocalKeyStore } from './modules/organization-keys/key-store.ts';
+import { loadPlatformCa } from './modules/organization-keys/platform-ca.ts';
 
 export type AccountCenter = Awaited<ReturnType<typeof createAccountCenter>>;
 
@@ -108,6 +110,13 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       cleanups.push(() => center.close());
     }
 
+    const keys = {
+      db: database.db,
+      keyStore: new LocalKeyStore(secretBox),
+      ca: await loadPlatformCa(database.db, secretBox, config),
+      publicUrl: config.publicUrl,
+    };
+
     const ctx: AppContext = {
       config,
       database,
@@ -121,6 +130,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       }),
       accessTokens: new AccessTokens(accessTokenKey, config.publicUrl, config.tokens.accessTtlSeconds),
       jobs,
+      keys,
       mailbox: config.mail.devMailbox ? mailbox : undefined,
       adminToken: options.adminToken,
     };

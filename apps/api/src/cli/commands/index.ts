@@ -1,9 +1,11 @@
 import { accountCommands } from './accounts.ts';
+import { keyCommands } from './keys.ts';
 import type { AdminCommand } from './types.ts';
 
 /** Every admin command, by its words (`org list`). Capabilities add theirs from their own file. */
 export const adminCommands: Record<string, AdminCommand> = {
   ...accountCommands,
+  ...keyCommands,
 };
 
 export type { AdminArgs, AdminCommand, AdminCommandDeps } from './types.ts';

@@ -104,3 +104,9 @@ export async function removeProviderMembershipsExcept(db: Database, userId: stri
 export function listAllOrganizations(db: Database) {
   return db.select().from(organizations).orderBy(asc(organizations.createdAt), asc(organizations.id));
 }
+
+/** Public lookup by id (issuer metadata, DID documents): no membership, so never for member data. */
+export async function findOrganizationById(db: Database, organizationId: string) {
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  return row;
+}

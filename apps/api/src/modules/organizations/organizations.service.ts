@@ -90,3 +90,10 @@ export function listAllOrganizations(db: Database) {
 }
 
 export { insertMembership, insertOrganization } from './organizations.repository.ts';
+
+/** The organization's public facts (name, verification), for what it publishes as an issuer. */
+export async function getPublicOrganization(db: Database, organizationId: string) {
+  const row = await repository.findOrganizationById(db, organizationId);
+  if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
+  return row;
+}
