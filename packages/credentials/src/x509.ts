@@ -60,10 +60,10 @@ export async function issueLeafCertificate(input: {
   const publicKey = await importPublic(input.publicJwk);
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(notBefore.getTime() + (input.validityDays ?? 825) * 86_400_000);
-  const escape = (v: string) => v.replace(/[,+"\\<>;=]/g, (c) => `\\${c}`);
+  const escapeDn = (v: string) => v.replace(/[,+"\\<>;=]/g, (c) => `\\${c}`);
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
-    subject: `CN=${escape(input.subject.commonName)}, O=${escape(input.subject.organization)}`,
+    subject: `CN=${escapeDn(input.subject.commonName)}, O=${escapeDn(input.subject.organization)}`,
     issuer: ca.subject,
     notBefore,
     notAfter,
