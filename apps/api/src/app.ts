@@ -20,9 +20,11 @@ import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { clientErrorsRoutes } from './modules/client-errors/client-errors.routes.ts';
 import { credentialSchemasRoutes } from './modules/credential-schemas/credential-schemas.routes.ts';
+import { credentialsRoutes } from './modules/credentials/credentials.routes.ts';
 import { registerDevMailbox } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { configRoutes } from './modules/health/config.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { issuerRoutes } from './modules/issuer/issuer.routes.ts';
 import { kybRoutes } from './modules/kyb/kyb.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { organizationKeysRoutes } from './modules/organization-keys/organization-keys.routes.ts';
@@ -79,6 +81,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           currentIdentity: { type: 'apiKey', in: 'header', name: 'CurrentIdentity' },
+          apiKey: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              "An organization's integration API key: HTTP Basic with the key id as user name and the secret as " +
+              'password. The key acts for its own organization (no CurrentIdentity needed). Example: ' +
+              '`curl -u ck_xxxxxxxxxxxxxxxxxxxxxxxx:cs_yourSecret https://platform.example/api/integrations/whoami`. ' +
+              'Create keys in the console (Integrations). Each key has its own per-minute rate limit (429 when exceeded).',
+          },
         },
       },
     },
@@ -96,6 +107,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(clientErrorsRoutes(ctx));
       await api.register(adminRoutes(ctx));
       await api.register(credentialSchemasRoutes(ctx));
+      await api.register(credentialsRoutes(ctx));
       await api.register(mediaRoutes(ctx));
       await api.register(kybRoutes(ctx));
       await api.register(apiKeysRoutes(ctx));
@@ -105,6 +117,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   // Issuer-facing public documents live outside /api: their URLs are fixed by the standards.
   await app.register(organizationKeysRoutes(ctx));
+  await app.register(issuerRoutes(ctx));
   if (ctx.mailbox) registerDevMailbox(app, ctx.mailbox);
   if (hasConsole) {
     await app.register(fastifyStatic, {

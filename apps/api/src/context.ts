@@ -6,6 +6,7 @@ import type { Mailbox } from './mail/mailbox.ts';
 import type { AccessTokens } from './modules/auth/access-tokens.ts';
 import type { OidcClient } from './modules/auth/oidc-client.ts';
 import type { KeyDeps } from './modules/organization-keys/organization-keys.service.ts';
+import type { Storage } from './storage/storage.ts';
 
 /** Everything a request handler may need, built once at boot (and by the tests) and passed in. */
 export interface AppContext {
@@ -19,6 +20,10 @@ export interface AppContext {
   jobs: JobQueue;
   /** Organization signing keys, their store and the platform CA. */
   keys: KeyDeps;
+  /** Server-side keys that never leave the process (derived codes). */
+  secrets: { offerCodeKey: Buffer };
+  /** Uploaded files (local disk or S3-compatible storage). */
+  storage: Storage;
   /** The development mailbox (embedded mode only). */
   mailbox: Mailbox | undefined;
   /** Token that the admin CLI presents on loopback while the server holds the database. */

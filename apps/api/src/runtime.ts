@@ -12,9 +12,13 @@ import { Mailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/access-tokens.ts';
 import { OidcClient } from './modules/auth/oidc-client.ts';
 import { CLIENT_ERROR_QUEUE, deliverClientError } from './modules/client-errors/client-errors.worker.ts';
+import { seedPlatformCredentialSchemas } from './modules/credential-schemas/credential-schemas.service.ts';
+import { KYB_DECISION_MAIL_QUEUE, sendKybDecisionMail } from './modules/kyb/kyb.mail.ts';
 import { CLEANUP_QUEUE, deleteExpiredRows } from './modules/maintenance/maintenance.service.ts';
 import { LocalKeyStore } from './modules/organization-keys/key-store.ts';
+import { backfillKeys, KEY_BACKFILL_QUEUE } from './modules/organization-keys/organization-keys.service.ts';
 import { loadPlatformCa } from './modules/organization-keys/platform-ca.ts';
+import { createStorage } from './storage/storage.ts';
 
 export type AccountCenter = Awaited<ReturnType<typeof createAccountCenter>>;
 
@@ -54,6 +58,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       }));
     if (!options.database) cleanups.push(() => database.close());
     await migrateDatabase(database);
+    await seedPlatformCredentialSchemas(database.db);
 
     const secretBox = new SecretBox(loadOrCreateMasterKey(config.masterKey, config.dataDir));
     const accessTokenKey = Buffer.from(
@@ -87,6 +92,8 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     }
     const mailer = new Mailer(smtpUrl, config.mail.from);
     cleanups.push(() => mailer.close());
+    await jobs.register(KYB_DECISION_MAIL_QUEUE, sendKybDecisionMail(mailer, config.publicUrl));
+    const storage = createStorage(config.storage);
 
     let accountCenter: AccountCenter | undefined;
     if (config.accountCenter.enabled) {
@@ -117,6 +124,21 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       publicUrl: config.publicUrl,
     };
 
+    const offerCodeKey = Buffer.from(
+      await getOrCreateSecret(database.db, secretBox, 'api.offer-code-key', () =>
+        randomBytes(32).toString('base64url'),
+      ),
+      'base64url',
+    );
+
+    // Every organization gets its key pair and certificate (those created before keys existed too).
+    await jobs.register(KEY_BACKFILL_QUEUE, async () => {
+      const created = await backfillKeys(keys);
+      if (created > 0) logger.info({ created }, 'organization keys created');
+    });
+    await jobs.send(KEY_BACKFILL_QUEUE, {}, { singletonKey: 'backfill' });
+    await jobs.schedule(KEY_BACKFILL_QUEUE, '*/10 * * * *');
+
     const ctx: AppContext = {
       config,
       database,
@@ -131,6 +153,8 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       accessTokens: new AccessTokens(accessTokenKey, config.publicUrl, config.tokens.accessTtlSeconds),
       jobs,
       keys,
+      secrets: { offerCodeKey },
+      storage,
       mailbox: config.mail.devMailbox ? mailbox : undefined,
       adminToken: options.adminToken,
     };

@@ -133,3 +133,21 @@ describe('organization keys and identifiers', () => {
     expect((await t.app.inject({ method: 'GET', url: '/orgs/nope/did.json' })).statusCode).toBe(400);
   });
 });
+
+describe('key backfill', () => {
+  it('creates a key for every organization that has none', async () => {
+    const { user } = await buildUser(t);
+    const a = await buildOrganization(t, user.id, 'Backfill A');
+    const b = await buildOrganization(t, user.id, 'Backfill B');
+    const { backfillKeys } = await import('../src/modules/organization-keys/organization-keys.service.ts');
+    expect(await backfillKeys(t.runtime.ctx.keys)).toBeGreaterThanOrEqual(2);
+    for (const organization of [a, b]) {
+      const rows = await t.runtime.ctx.database.db
+        .select()
+        .from(schema.organizationKeys)
+        .where(eq(schema.organizationKeys.organizationId, organization.id));
+      expect(rows).toHaveLength(1);
+    }
+    expect(await backfillKeys(t.runtime.ctx.keys)).toBe(0);
+  });
+});

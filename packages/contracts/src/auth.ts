@@ -42,6 +42,9 @@ export const zPublicConfig = z.object({
   password_change_url: z.string().nullable(),
   wallet_url: z.string(),
   languages: z.array(z.string()),
+  /** Upload limits the API enforces, so forms can say them before a file is sent. */
+  upload_max_bytes: z.number().int(),
+  upload_max_files: z.number().int(),
 });
 export type PublicConfig = z.infer<typeof zPublicConfig>;
 

@@ -2,6 +2,7 @@ export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './common.ts';
 export * from './credential-schemas.ts';
+export * from './credentials.ts';
 export * from './kyb.ts';
 export * from './media.ts';
 export * from './organizations.ts';

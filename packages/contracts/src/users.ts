@@ -8,6 +8,8 @@ export const zUserProfile = z.object({
   last_name: z.string().nullable(),
   job_title: z.string().nullable(),
   avatar: z.object({ id: z.uuid().nullable(), url: z.string() }).nullable(),
+  /** The user's e-mail is one of the platform administrators' (ADMIN_EMAILS): KYB review. */
+  is_platform_admin: z.boolean(),
 });
 export type UserProfile = z.infer<typeof zUserProfile>;
 
@@ -17,5 +19,7 @@ export const zUpdateUserProfileRequest = z.strictObject({
   job_title: z.string().trim().max(120).optional(),
   /** An https/http image address; uploads arrive with the media capability. */
   avatar_url: z.url().max(2048).optional(),
+  /** Media id of the user's own avatar upload (`POST media/upload` with purpose avatar). */
+  avatar: z.uuid().optional(),
 });
 export type UpdateUserProfileRequest = z.infer<typeof zUpdateUserProfileRequest>;

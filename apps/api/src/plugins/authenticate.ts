@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors/app-error.ts';
+import { apiKeyRateLimiterFor } from '../modules/api-keys/api-keys.rate-limit.ts';
 import { verifyApiKey } from '../modules/api-keys/api-keys.service.ts';
 import * as authService from '../modules/auth/auth.service.ts';
 import * as organizationsService from '../modules/organizations/organizations.service.ts';
@@ -31,7 +32,7 @@ export interface AuthenticateOptions {
  * organizations; an API key always acts for its own organization.
  */
 export function authenticate(ctx: AppContext, options: AuthenticateOptions = {}) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization ?? '';
     const basic = /^Basic\s+(\S+)$/i.exec(header)?.[1];
     if (basic) {
@@ -44,7 +45,18 @@ export function authenticate(ctx: AppContext, options: AuthenticateOptions = {})
         separator > 0
           ? await verifyApiKey(ctx.database.db, decoded.slice(0, separator), decoded.slice(separator + 1))
           : null;
-      if (!principal) throw new AppError('AUTH_TOKEN_INVALID', { detail: 'The API key is invalid.' });
+      if (!principal) {
+        reply.header('www-authenticate', 'Basic realm="api"');
+        throw new AppError('AUTH_TOKEN_INVALID', { detail: 'The API key is invalid.' });
+      }
+      // Per-key limit (config.apiKeyRateLimitPerMinute), counted only for verified keys.
+      const rate = apiKeyRateLimiterFor(ctx).consume(principal.apiKeyId);
+      if (!rate.allowed) {
+        reply.header('retry-after', String(rate.retryAfterSeconds));
+        throw new AppError('RATE_LIMITED', {
+          detail: `Too many requests with this API key; retry in ${rate.retryAfterSeconds} s.`,
+        });
+      }
       const named = currentIdentity(request);
       if (named && named !== principal.organizationId) {
         throw new AppError('ORGANIZATION_ACCESS_DENIED', { detail: 'An API key acts for its own organization.' });
@@ -105,3 +117,12 @@ export function requireOrganization(request: FastifyRequest): {
   }
   return { organizationId: request.organizationId, userId: actor.kind === 'user' ? actor.userId : null, actor };
 }
+
+/**
+ * OpenAPI `security` of an endpoint that accepts API keys: HTTP Basic `key:secret` (scheme `apiKey`),
+ * or a signed-in user's bearer token with CurrentIdentity. Use with `authenticate(ctx, { allowApiKey: true })`.
+ */
+export const apiKeyOrUserSecurity: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [], currentIdentity: [] }];
+
+/** OpenAPI `security` of console-only endpoints (signed-in user acting for CurrentIdentity). */
+export const userSecurity: Record<string, string[]>[] = [{ bearer: [], currentIdentity: [] }];

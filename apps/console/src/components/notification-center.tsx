@@ -17,7 +17,7 @@ export function NotificationCenter() {
       onClose={(_, reason) => {
         if (reason !== 'clickaway') notificationStore.dismiss();
       }}
-      anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
       <Alert
         severity={notification?.severity ?? 'info'}

@@ -11,6 +11,8 @@ export function publicConfig(ctx: AppContext): PublicConfig {
     password_change_url: center ? `${center}/account/password` : null,
     wallet_url: ctx.config.wallet.publicUrl,
     languages: ['en', 'ja', 'es', 'ko'],
+    upload_max_bytes: ctx.config.uploads.maxBytes,
+    upload_max_files: ctx.config.uploads.maxFiles,
   };
 }
 

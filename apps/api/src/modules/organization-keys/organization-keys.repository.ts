@@ -1,5 +1,5 @@
 import { type Database, schema } from '@cp/db';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 
 const { organizationKeys } = schema;
 export type OrganizationKeyRow = typeof organizationKeys.$inferSelect;
@@ -39,4 +39,13 @@ export async function retireActiveKey(db: Database, organizationId: string) {
     .update(organizationKeys)
     .set({ retiredAt: new Date() })
     .where(and(eq(organizationKeys.organizationId, organizationId), isNull(organizationKeys.retiredAt)));
+}
+
+/** Organizations that have no active key yet (created before keys existed, or never used to issue). */
+export async function findOrganizationsWithoutActiveKey(db: Database, limit: number) {
+  const rows = await db.execute<{ id: string }>(sql`
+    select o.id from organizations o
+    where not exists (select 1 from organization_keys k where k.organization_id = o.id and k.retired_at is null)
+    order by o.created_at limit ${limit}`);
+  return (rows as unknown as { rows?: { id: string }[] }).rows ?? (rows as unknown as { id: string }[]);
 }

@@ -94,3 +94,18 @@ export async function rotateKey(deps: KeyDeps, organizationId: string) {
   await repository.retireActiveKey(deps.db, organizationId);
   return ensureActiveKey(deps, organizationId);
 }
+
+export const KEY_BACKFILL_QUEUE = 'organization-keys.backfill';
+
+/** Gives every organization without a key its key pair and certificate, a batch at a time. */
+export async function backfillKeys(deps: KeyDeps, batchSize = 100): Promise<number> {
+  let created = 0;
+  for (;;) {
+    const rows = await repository.findOrganizationsWithoutActiveKey(deps.db, batchSize);
+    if (rows.length === 0) return created;
+    for (const row of rows) {
+      await ensureActiveKey(deps, row.id);
+      created += 1;
+    }
+  }
+}

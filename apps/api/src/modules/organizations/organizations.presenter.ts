@@ -1,19 +1,23 @@
-import type { Organization, VerificationStatus } from '@cp/contracts';
+import type { Media, Organization, VerificationStatus } from '@cp/contracts';
 import { verificationStatuses } from '@cp/contracts';
+import { organizationDid } from '../organization-keys/identifiers.ts';
 import type { OrganizationRow } from './organizations.repository.ts';
 
 const asStatus = (value: string): VerificationStatus =>
   (verificationStatuses as readonly string[]).includes(value) ? (value as VerificationStatus) : 'UNDEFINED';
 
-export function presentOrganization(row: OrganizationRow): Organization {
+/** `logo` is the presented media of `row.logoMediaId` (loaded by the caller through the media service). */
+export function presentOrganization(row: OrganizationRow, logo: Media | null, publicUrl: string): Organization {
   return {
     id: row.id,
     name: row.name,
     description: row.description,
-    // The organization's DID arrives with the credential engine (keys and did:web).
-    did: null,
-    logo: null,
-    verified: row.verifiedAt !== null,
+    did: organizationDid(publicUrl, row.id),
+    logo:
+      logo && logo.id === row.logoMediaId
+        ? { id: logo.id, url: logo.url, filename: logo.filename, created_at: logo.created_at }
+        : null,
+    verified: row.verificationStatus === 'APPROVED' && row.verifiedAt !== null,
     verification_status: asStatus(row.verificationStatus),
     created_at: row.createdAt.toISOString(),
   };

@@ -2,6 +2,7 @@ import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@cp/c
 import type { Database } from '@cp/db';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
+import { getOrganizationLogo } from '../media/media.service.ts';
 import * as repository from './organizations.repository.ts';
 
 export function findOrganizationsForUser(db: Database, userId: string) {
@@ -21,9 +22,12 @@ export async function updateOrganization(
   input: UpdateOrganizationRequest,
 ) {
   await getOrganization(db, params);
+  // The logo must be this organization's own image upload (404 for another organization's file).
+  const logo = input.logo !== undefined ? await getOrganizationLogo(db, params.organizationId, input.logo) : undefined;
   const row = await repository.updateOrganization(db, params.organizationId, {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description || null } : {}),
+    ...(logo ? { logoMediaId: logo.id } : {}),
   });
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
   return row;

@@ -52,7 +52,7 @@ export async function upsertUserFromIdentity(
 export async function updateUser(
   db: Database,
   id: string,
-  values: Partial<Pick<UserRow, 'firstName' | 'lastName' | 'jobTitle' | 'avatarUrl'>>,
+  values: Partial<Pick<UserRow, 'firstName' | 'lastName' | 'jobTitle' | 'avatarUrl' | 'avatarMediaId'>>,
 ) {
   const [row] = await db
     .update(users)

@@ -1,6 +1,7 @@
 import type { UpdateUserProfileRequest } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
+import { getUserAvatar } from '../media/media.service.ts';
 import * as repository from './users.repository.ts';
 
 export interface ProviderIdentity {
@@ -23,11 +24,19 @@ export async function getUser(db: Database, userId: string) {
 }
 
 export async function updateUserProfile(db: Database, userId: string, input: UpdateUserProfileRequest) {
+  // An uploaded avatar must be the user's own image upload; an avatar address replaces an upload.
+  const avatar = input.avatar !== undefined ? await getUserAvatar(db, userId, input.avatar) : undefined;
+  // The console sends the avatar address back with every save: the address of the uploaded avatar keeps it.
+  const current = input.avatar_url !== undefined ? await getUser(db, userId) : undefined;
+  const keepsUpload = Boolean(
+    current?.avatarMediaId && input.avatar_url?.endsWith(`/api/media/${current.avatarMediaId}`),
+  );
   const row = await repository.updateUser(db, userId, {
     ...(input.first_name !== undefined ? { firstName: input.first_name } : {}),
     ...(input.last_name !== undefined ? { lastName: input.last_name } : {}),
     ...(input.job_title !== undefined ? { jobTitle: input.job_title || null } : {}),
-    ...(input.avatar_url !== undefined ? { avatarUrl: input.avatar_url } : {}),
+    ...(input.avatar_url !== undefined && !keepsUpload ? { avatarUrl: input.avatar_url, avatarMediaId: null } : {}),
+    ...(avatar ? { avatarMediaId: avatar.id } : {}),
   });
   if (!row) throw new AppError('USER_NOT_FOUND');
   return row;

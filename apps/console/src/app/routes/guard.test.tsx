@@ -38,6 +38,8 @@ describe('decideGuard (spec §2)', () => {
 
   it('invites to create an organization when signed in with none', () => {
     expect(decideGuard('/credentials', 'succeeded', 0)).toEqual({ kind: 'no-organization' });
+    // A platform administrator without an organization still reaches the review queue.
+    expect(decideGuard('/admin/kyb', 'succeeded', 0)).toEqual({ kind: 'render' });
   });
 });
 

@@ -20,6 +20,8 @@ export function decideGuard(path: string, status: IdentityStatus, organizationCo
   const signedIn = status === 'succeeded';
   if (path === '/intro') return signedIn ? { kind: 'redirect', to: '/credentials' } : { kind: 'render' };
   if (!signedIn) return { kind: 'redirect', to: '/intro' };
-  if (organizationCount === 0) return { kind: 'no-organization' };
+  // Platform administrators review KYB whether or not they belong to an organization (the page
+  // itself checks the role through the API).
+  if (organizationCount === 0 && !path.startsWith('/admin/')) return { kind: 'no-organization' };
   return { kind: 'render' };
 }

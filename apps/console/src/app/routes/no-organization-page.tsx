@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { CreateOrganizationForm } from '../../features/organizations/components/create-organization-form.tsx';
+import { useUserProfile } from '../../features/users/api/get-user-profile.ts';
 import { usePublicConfig, withReturnTo } from '../../lib/public-config.ts';
 
 /** Signed in without any organization: create one at the account center, or here when there is none. */
@@ -16,6 +17,7 @@ export function NoOrganizationPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const config = usePublicConfig();
+  const profile = useUserProfile();
   const logout = useLogout();
   const createUrl = config.data?.organization_create_url;
 
@@ -82,6 +84,18 @@ export function NoOrganizationPage() {
           ) : (
             <CreateOrganizationForm onCreated={() => navigate('/credentials', { replace: true })} />
           )}
+          {profile.data?.is_platform_admin ? (
+            <Button
+              variant="outlined"
+              size="large"
+              fullWidth
+              sx={{ mt: 1.5 }}
+              onClick={() => navigate('/admin/kyb')}
+              data-testid="no-organization-admin-kyb"
+            >
+              {t('nav.reviewKyb')}
+            </Button>
+          ) : null}
         </Card>
       </Box>
     </Box>

@@ -52,9 +52,21 @@ export const routes: RouteObject[] = [
           },
           { path: 'credentials/create', ...comingSoon('pages.credentialsCreate', 'pages.credentialsCreateSubtitle') },
           { path: 'credentials/:orgId', ...comingSoon('pages.credentials', 'pages.credentialsSubtitle') },
-          { path: 'schemas', ...comingSoon('pages.schemas', 'pages.schemasSubtitle') },
-          { path: 'schemas/create', ...comingSoon('pages.schemasCreate', 'pages.schemasCreateSubtitle') },
-          { path: 'schemas/create/:id', ...comingSoon('pages.schemasCreate', 'pages.schemasCreateSubtitle') },
+          {
+            path: 'schemas',
+            lazy: async () => ({
+              Component: (await import('../../features/credential-schemas/components/credential-schemas-page.tsx'))
+                .CredentialSchemasPage,
+            }),
+          },
+          {
+            path: 'schemas/create/:id?',
+            lazy: async () => ({
+              Component: (
+                await import('../../features/credential-schemas/components/create-credential-schema-page.tsx')
+              ).CreateCredentialSchemaPage,
+            }),
+          },
           { path: 'verifications', ...comingSoon('pages.verifications', 'pages.verificationsSubtitle') },
           {
             path: 'verifications/create',
@@ -64,12 +76,24 @@ export const routes: RouteObject[] = [
             path: 'verifications/edit/:id',
             ...comingSoon('pages.verificationsEdit', 'pages.verificationsEditSubtitle'),
           },
-          { path: 'integrations', ...comingSoon('pages.integrations', 'pages.integrationsSubtitle') },
+          {
+            path: 'integrations',
+            lazy: async () => ({
+              Component: (await import('../../features/integrations/components/integrations-page.tsx'))
+                .IntegrationsPage,
+            }),
+          },
           {
             path: 'organization/:id?',
             lazy: async () => ({
               Component: (await import('../../features/organizations/components/organization-profile-page.tsx'))
                 .OrganizationProfilePage,
+            }),
+          },
+          {
+            path: 'admin/kyb',
+            lazy: async () => ({
+              Component: (await import('../../features/kyb/components/kyb-review-page.tsx')).KybReviewPage,
             }),
           },
           {

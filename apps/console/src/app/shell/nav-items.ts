@@ -1,18 +1,21 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
+import GppGoodOutlined from '@mui/icons-material/GppGoodOutlined';
 import IntegrationInstructionsOutlined from '@mui/icons-material/IntegrationInstructionsOutlined';
 import SchemaOutlined from '@mui/icons-material/SchemaOutlined';
 import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 
 export interface NavItem {
-  key: 'credentials' | 'schemas' | 'verifications' | 'integrations' | 'organization';
+  key: 'credentials' | 'schemas' | 'verifications' | 'integrations' | 'organization' | 'admin-kyb';
   labelKey: string;
   icon: SvgIconComponent;
   /** Where the item leads, given the current organization id. */
   to: (organizationId: string | undefined) => string;
   /** Paths that highlight the item. */
   matches: (pathname: string) => boolean;
+  /** Shown only to platform administrators (`is_platform_admin` of the user profile). */
+  platformAdminOnly?: boolean;
 }
 
 const under = (prefix: string) => (pathname: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -46,5 +49,13 @@ export const NAV_ITEMS: NavItem[] = [
     icon: BusinessOutlined,
     to: (id) => (id ? `/organization/${id}` : '/organization'),
     matches: under('/organization'),
+  },
+  {
+    key: 'admin-kyb',
+    labelKey: 'kyb.nav',
+    icon: GppGoodOutlined,
+    to: () => '/admin/kyb',
+    matches: under('/admin/kyb'),
+    platformAdminOnly: true,
   },
 ];

@@ -68,10 +68,10 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
           <AccountDisplay
             type="organizations"
             variant="card"
-            name={current?.name ?? ''}
+            name={current?.name ?? t('nav.noOrganization')}
             img={current?.logo?.url}
             isVerified={current?.verified}
-            username={t(`organization.status.${current?.verification_status ?? 'UNDEFINED'}`)}
+            username={current ? t(`organization.status.${current.verification_status}`) : t('nav.createOrganization')}
             verifiedLabel={t('common.verified')}
           />
         </Box>

@@ -41,7 +41,10 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
       </Box>
       <OrgSwitcher onDone={onNavigate} />
       <List component="nav" aria-label={t('nav.mainNavigation')} sx={{ mt: 2.5, p: 0 }}>
-        {NAV_ITEMS.map((item) => (
+        {NAV_ITEMS.filter((item) =>
+          // Without an organization (a platform administrator) only the administration items apply.
+          item.platformAdminOnly ? user?.is_platform_admin : Boolean(current),
+        ).map((item) => (
           <NavLinkItem
             key={item.key}
             to={item.to(current?.id)}

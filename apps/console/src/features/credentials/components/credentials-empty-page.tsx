@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useIdentity } from '../../../lib/identity-context.ts';
+import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 
 /** /credentials: invites the user to complete the organization profile first (spec §2). */
 export function CredentialsEmptyPage() {
@@ -13,6 +14,7 @@ export function CredentialsEmptyPage() {
   return (
     <>
       <PageHeader title={t('pages.credentials')} subtitle={t('pages.credentialsSubtitle')} />
+      {current && <KybBanner organization={current} sx={{ mb: 3 }} />}
       <EmptyState
         icon={<BusinessOutlined />}
         title={t('credentials.emptyTitle')}

@@ -19,8 +19,11 @@ import { useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
+// The KYB state belongs on this page too (spec §4); the banner is the kyb feature's one component.
+import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useOrganization } from '../api/get-organization.ts';
 import { useUpdateOrganization } from '../api/update-organization.ts';
+import { OrganizationLogoField } from './organization-logo-field.tsx';
 
 interface FormValues {
   name: string;
@@ -46,7 +49,10 @@ export function OrganizationProfilePage() {
     <>
       <PageHeader title={t('organization.title')} subtitle={t('organization.subtitle')} />
       {organization.data ? (
-        <OrganizationForm key={organization.data.id} organization={organization.data} />
+        <>
+          <KybBanner organization={organization.data} sx={{ mb: 3 }} />
+          <OrganizationForm key={organization.data.id} organization={organization.data} />
+        </>
       ) : (
         <Card sx={{ p: 3 }} data-testid="organization-loading">
           <Skeleton variant="rounded" height={48} width={260} />
@@ -184,6 +190,16 @@ function OrganizationForm({ organization }: { organization: Organization }) {
             />
           )}
         </Box>
+      </Box>
+      <Divider />
+      <Box sx={{ p: 3, display: 'grid', gridTemplateColumns: { xs: '1fr', md: '240px 1fr' }, gap: { xs: 2, md: 4 } }}>
+        <Box>
+          <Typography variant="subtitle2">{t('organizations.logo.title')}</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+            {t('organizations.logo.helper')}
+          </Typography>
+        </Box>
+        <OrganizationLogoField organization={organization} />
       </Box>
       <Divider />
       <Box sx={{ px: 3, py: 2, display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>

@@ -17,6 +17,7 @@ import { notify } from '../../../lib/notifications.ts';
 import { usePublicConfig, withReturnTo } from '../../../lib/public-config.ts';
 import { useUserProfile } from '../api/get-user-profile.ts';
 import { useUpdateUserProfile } from '../api/update-user-profile.ts';
+import { AvatarUploader } from './avatar-uploader.tsx';
 
 interface FormValues {
   first_name: string;
@@ -112,7 +113,9 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
     job_title: profile.job_title ?? '',
     avatar_url: profile.avatar?.url ?? '',
   };
-  const { register, handleSubmit, reset, watch, formState } = useForm<FormValues>({ defaultValues: defaults });
+  const { register, handleSubmit, reset, watch, setValue, formState } = useForm<FormValues>({
+    defaultValues: defaults,
+  });
   const avatarUrl = watch('avatar_url');
   const name = [watch('first_name'), watch('last_name')].filter(Boolean).join(' ') || profile.username || '';
 
@@ -149,6 +152,9 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
             img={avatarUrl && isHttpUrl(avatarUrl) ? avatarUrl : undefined}
             verifiedLabel={t('common.verified')}
           />
+        </Box>
+        <Box sx={{ mb: 3 }}>
+          <AvatarUploader onSaved={(saved) => setValue('avatar_url', saved.avatar?.url ?? '')} />
         </Box>
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2.5 }}>
           {familyNameFirst ? (
@@ -203,7 +209,11 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
             sx={{ gridColumn: { sm: '1 / -1' } }}
             error={Boolean(formState.errors.avatar_url)}
             helperText={formState.errors.avatar_url?.message}
-            slotProps={{ htmlInput: { 'data-testid': 'settings-avatar-url', maxLength: 2048 } }}
+            slotProps={{
+              htmlInput: { 'data-testid': 'settings-avatar-url', maxLength: 2048 },
+              // An uploaded avatar fills the field programmatically, which the label does not notice by itself.
+              inputLabel: avatarUrl ? { shrink: true } : {},
+            }}
             {...register('avatar_url', {
               validate: (v) => !v.trim() || isHttpUrl(v.trim()) || t('validation.url'),
             })}

@@ -1,0 +1,28 @@
+import type { Credential } from '@cp/contracts';
+import type { CredentialRow } from './credentials.repository.ts';
+import { effectiveStatus, type SchemaSnapshot } from './credentials.service.ts';
+
+export function presentCredential(
+  row: CredentialRow,
+  context: { offerExpiresAt: Date | null; organization: { id: string; name: string }; publicUrl: string },
+): Credential {
+  const snapshot = row.schemaSnapshot as unknown as SchemaSnapshot;
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: effectiveStatus(row, context.offerExpiresAt),
+    claims: row.claims,
+    recipient: { first_name: row.recipientFirstName, last_name: row.recipientLastName, email: row.recipientEmail },
+    organization: context.organization,
+    schema: { id: row.schemaId, name: snapshot.name },
+    created_at: row.createdAt.toISOString(),
+    issued_at: iso(row.issuedAt),
+    claimed_at: iso(row.claimedAt),
+    revoked_at: iso(row.revokedAt),
+    expired_at: iso(context.offerExpiresAt),
+    emailed_at: iso(row.emailedAt),
+    connect_url: `${context.publicUrl}/connect/credential/${row.id}`,
+  };
+}

@@ -1,0 +1,325 @@
+import {
+  type AttributeType,
+  decodeJwt,
+  encodeStatusList,
+  issueSdJwtVc,
+  publicJwk,
+  resolveDidKeyReference,
+  signStatusListToken,
+  verifyJwtSignature,
+} from '@cp/credentials';
+import type { Database } from '@cp/db';
+import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
+import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
+import { findRevokedIndexes, findStatusListSize } from '../credentials/credentials.repository.ts';
+import { type CredentialDeps, preAuthorizedCode, type SchemaSnapshot } from '../credentials/credentials.service.ts';
+import * as nonces from '../nonces/nonces.service.ts';
+import { issuerUrl } from '../organization-keys/identifiers.ts';
+import type { KeyDeps } from '../organization-keys/organization-keys.service.ts';
+import * as keysService from '../organization-keys/organization-keys.service.ts';
+import * as organizationsService from '../organizations/organizations.service.ts';
+import * as repository from './issuer.repository.ts';
+
+export const PRE_AUTHORIZED_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+const ACCESS_TOKEN_TTL_SECONDS = 600;
+const NONCE_TTL_SECONDS = 300;
+const PROOF_MAX_AGE_SECONDS = 300;
+const TX_CODE_MAX_ATTEMPTS = 5;
+const LOCALES = ['en', 'ja', 'es', 'ko'] as const;
+
+/** An OAuth 2.0 / OpenID4VCI error: rendered as `{error, error_description}`, never problem+json. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+}
+
+export interface IssuerDeps {
+  db: Database;
+  keys: KeyDeps;
+  credentials: CredentialDeps;
+  publicUrl: string;
+  statusListTtlSeconds: number;
+  statusListSize: number;
+}
+
+const humanize = (name: string) => name.replaceAll('_', ' ').replace(/^\w/, (c) => c.toUpperCase());
+
+async function issuableSchemas(db: Database, organizationId: string) {
+  const records: credentialSchemasService.CredentialSchemaRecord[] = [];
+  for (let page = 1; page <= 50; page++) {
+    const result = await credentialSchemasService.findCredentialSchemas(db, organizationId, { page, limit: 100 });
+    records.push(...result.records);
+    if (records.length >= result.total || result.records.length === 0) break;
+  }
+  return records.filter((r) => !r.schema.issueDisabled);
+}
+
+/** OpenID4VCI 1.0 §12.2: the organization as a credential issuer, one configuration per schema. */
+export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId: string) {
+  const organization = await organizationsService.getPublicOrganization(deps.db, organizationId);
+  const issuer = issuerUrl(deps.publicUrl, organizationId);
+  const schemas = await issuableSchemas(deps.db, organizationId);
+  const logo = organization.logoMediaId
+    ? { uri: `${deps.publicUrl}/api/media/${organization.logoMediaId}` }
+    : undefined;
+  return {
+    credential_issuer: issuer,
+    credential_endpoint: `${issuer}/credential`,
+    nonce_endpoint: `${issuer}/nonce`,
+    display: LOCALES.map((locale) => ({ name: organization.name, locale, ...(logo ? { logo } : {}) })),
+    credential_configurations_supported: Object.fromEntries(
+      schemas.map((record) => [
+        record.schema.slug,
+        {
+          format: 'dc+sd-jwt',
+          vct: `${issuer}/vct/${record.schema.slug}`,
+          cryptographic_binding_methods_supported: ['jwk'],
+          credential_signing_alg_values_supported: ['ES256'],
+          proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
+          credential_metadata: {
+            display: LOCALES.map((locale) => ({ name: record.schema.name, locale })),
+            claims: record.attributes.map((attribute) => ({
+              path: [attribute.name],
+              display: LOCALES.map((locale) => ({ name: humanize(attribute.name), locale })),
+            })),
+          },
+        },
+      ]),
+    ),
+  };
+}
+
+/** RFC 8414 metadata: the issuer is its own authorization server for the pre-authorized code grant. */
+export async function authorizationServerMetadata(deps: IssuerDeps, organizationId: string) {
+  await organizationsService.getPublicOrganization(deps.db, organizationId);
+  const issuer = issuerUrl(deps.publicUrl, organizationId);
+  return {
+    issuer,
+    token_endpoint: `${issuer}/token`,
+    grant_types_supported: [PRE_AUTHORIZED_GRANT],
+    'pre-authorized_grant_anonymous_access_supported': true,
+    response_types_supported: [],
+    token_endpoint_auth_methods_supported: ['none'],
+  };
+}
+
+/** The credential offer fetched by reference (OpenID4VCI §4.1.3); gone once used, revoked or expired. */
+export async function credentialOffer(deps: IssuerDeps, organizationId: string, offerId: string) {
+  const row = await repository.findOfferWithCredential(deps.db, organizationId, offerId);
+  if (
+    !row ||
+    row.offer.revokedAt ||
+    row.offer.redeemedAt ||
+    row.offer.expiresAt <= new Date() ||
+    row.credential.deletedAt
+  ) {
+    return undefined;
+  }
+  const snapshot = row.credential.schemaSnapshot as unknown as SchemaSnapshot;
+  return {
+    credential_issuer: issuerUrl(deps.publicUrl, organizationId),
+    credential_configuration_ids: [snapshot.slug],
+    grants: {
+      [PRE_AUTHORIZED_GRANT]: {
+        'pre-authorized_code': preAuthorizedCode(deps.credentials, row.offer.id),
+        ...(row.offer.txCodeHash
+          ? { tx_code: { input_mode: 'numeric', length: 6, description: 'The PIN you received with your invitation' } }
+          : {}),
+      },
+    },
+  };
+}
+
+/** Token endpoint, pre-authorized code grant (OpenID4VCI §6): one exchange per offer. */
+export async function exchangePreAuthorizedCode(
+  deps: IssuerDeps,
+  organizationId: string,
+  form: Record<string, unknown>,
+) {
+  if (form.grant_type !== PRE_AUTHORIZED_GRANT) {
+    throw new OAuthError('unsupported_grant_type', 'Only the pre-authorized code grant is supported.');
+  }
+  const code = form['pre-authorized_code'];
+  if (typeof code !== 'string' || code.length === 0 || code.length > 200) {
+    throw new OAuthError('invalid_request', 'pre-authorized_code is missing.');
+  }
+  const row = await repository.findOfferByCodeHash(deps.db, organizationId, sha256(code));
+  if (!row) throw new OAuthError('invalid_grant', 'The pre-authorized code is not valid.');
+  const { offer, credential } = row;
+  if (offer.redeemedAt) throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
+  if (offer.revokedAt || credential.revokedAt || credential.deletedAt) {
+    throw new OAuthError('invalid_grant', 'This offer was withdrawn.');
+  }
+  if (offer.expiresAt <= new Date()) throw new OAuthError('invalid_grant', 'This offer has expired.');
+  const txCode = form.tx_code;
+  if (offer.txCodeHash) {
+    if (typeof txCode !== 'string' || txCode.length === 0) {
+      throw new OAuthError('invalid_request', 'This offer requires the transaction code (tx_code).');
+    }
+    if (!safeEqual(sha256(txCode), offer.txCodeHash)) {
+      await repository.countTxCodeFailure(deps.db, offer.id, TX_CODE_MAX_ATTEMPTS);
+      throw new OAuthError('invalid_grant', 'The transaction code is wrong.');
+    }
+  } else if (txCode !== undefined) {
+    throw new OAuthError('invalid_request', 'This offer takes no transaction code.');
+  }
+  const accessToken = randomToken(32);
+  const expiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
+  if (!(await repository.redeemOffer(deps.db, offer.id, sha256(accessToken), expiresAt))) {
+    throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
+  }
+  return { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS };
+}
+
+export function issueNonce(deps: IssuerDeps, organizationId: string) {
+  return nonces.issueNonce(deps.db, `oid4vci:${organizationId}`, NONCE_TTL_SECONDS);
+}
+
+interface ProofCheck {
+  jwk: JsonWebKey;
+}
+
+/** OpenID4VCI 1.0 Appendix F.1: the holder's key proof, bound to our nonce and this issuer. */
+async function checkProof(deps: IssuerDeps, organizationId: string, jwt: unknown): Promise<ProofCheck> {
+  if (typeof jwt !== 'string' || jwt.split('.').length !== 3 || jwt.length > 10_000) {
+    throw new OAuthError('invalid_proof', 'The proof is not a compact JWT.');
+  }
+  let header: Record<string, unknown>;
+  let payload: Record<string, unknown>;
+  try {
+    ({ header, payload } = decodeJwt(jwt));
+  } catch {
+    throw new OAuthError('invalid_proof', 'The proof cannot be decoded.');
+  }
+  if (header.typ !== 'openid4vci-proof+jwt')
+    throw new OAuthError('invalid_proof', 'The proof typ must be openid4vci-proof+jwt.');
+  if (header.alg !== 'ES256') throw new OAuthError('invalid_proof', 'The proof must be signed with ES256.');
+  let jwk: JsonWebKey;
+  try {
+    if (header.jwk && typeof header.jwk === 'object') {
+      if ('d' in (header.jwk as object)) throw new Error('private key in header');
+      jwk = publicJwk(header.jwk as JsonWebKey);
+    } else if (typeof header.kid === 'string' && /^did:(jwk|key):/.test(header.kid)) {
+      jwk = await resolveDidKeyReference(header.kid, async () => {
+        throw new Error('no network resolution for proofs');
+      });
+    } else {
+      throw new Error('no key');
+    }
+  } catch {
+    throw new OAuthError('invalid_proof', 'The proof names no usable holder key (jwk, or a did:jwk / did:key kid).');
+  }
+  if (!(await verifyJwtSignature(jwt, jwk)))
+    throw new OAuthError('invalid_proof', 'The proof signature does not verify.');
+  const issuer = issuerUrl(deps.publicUrl, organizationId);
+  if (payload.aud !== issuer && !(Array.isArray(payload.aud) && payload.aud.includes(issuer))) {
+    throw new OAuthError('invalid_proof', 'The proof is for another issuer (aud).');
+  }
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof payload.iat !== 'number' || Math.abs(now - payload.iat) > PROOF_MAX_AGE_SECONDS) {
+    throw new OAuthError('invalid_proof', 'The proof is too old or from the future (iat).');
+  }
+  if (
+    typeof payload.nonce !== 'string' ||
+    !(await nonces.consumeNonce(deps.db, `oid4vci:${organizationId}`, payload.nonce))
+  ) {
+    throw new OAuthError('invalid_nonce', 'The proof must carry a fresh c_nonce from the nonce endpoint.');
+  }
+  return { jwk };
+}
+
+/** Credential endpoint (OpenID4VCI §8): one SD-JWT VC bound to the proven holder key. */
+export async function requestCredential(
+  deps: IssuerDeps,
+  organizationId: string,
+  authorization: string | undefined,
+  body: unknown,
+) {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  if (!token) throw new OAuthError('invalid_token', 'An access token from the token endpoint is required.', 401);
+  const row = await repository.findOfferByAccessTokenHash(deps.db, organizationId, sha256(token));
+  if (!row?.offer.accessTokenExpiresAt || row.offer.accessTokenExpiresAt <= new Date()) {
+    throw new OAuthError('invalid_token', 'The access token is invalid or expired.', 401);
+  }
+  const { offer, credential } = row;
+  if (!body || typeof body !== 'object')
+    throw new OAuthError('invalid_credential_request', 'The request body must be JSON.');
+  const request = body as Record<string, unknown>;
+  const snapshot = credential.schemaSnapshot as unknown as SchemaSnapshot;
+  if (request.credential_configuration_id !== snapshot.slug) {
+    throw new OAuthError('unknown_credential_configuration', 'This offer is for another credential configuration.');
+  }
+  const proofs = request.proofs as { jwt?: unknown } | undefined;
+  const proof = request.proof as { proof_type?: unknown; jwt?: unknown } | undefined;
+  const jwts = Array.isArray(proofs?.jwt) ? proofs.jwt : proof?.proof_type === 'jwt' ? [proof.jwt] : [];
+  if (jwts.length !== 1) throw new OAuthError('invalid_proof', 'Exactly one jwt key proof is required.');
+  const { jwk } = await checkProof(deps, organizationId, jwts[0]);
+  if (credential.revokedAt || credential.deletedAt || offer.revokedAt) {
+    throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
+  }
+  if (!(await repository.completeOffer(deps.db, offer.id))) {
+    throw new OAuthError('credential_request_denied', 'This offer already delivered its credential.');
+  }
+  const signer = await keysService.getActiveSigner(deps.keys, organizationId);
+  const issuer = issuerUrl(deps.publicUrl, organizationId);
+  const sdJwt = await issueSdJwtVc({
+    signer: signer.signer,
+    header: { kid: signer.kid, x5c: signer.x5c },
+    issuer,
+    vct: `${issuer}/vct/${snapshot.slug}`,
+    holderJwk: jwk,
+    claims: credential.claims,
+    status: { idx: credential.statusIndex, uri: `${issuer}/status-list` },
+  });
+  await repository.markClaimed(deps.db, credential.id, {
+    holderJwk: jwk as Record<string, unknown>,
+    signingKeyId: signer.keyId,
+  });
+  return { credentials: [{ credential: sdJwt }] };
+}
+
+/** SD-JWT VC Type Metadata at the `vct` URL. */
+export async function typeMetadata(deps: IssuerDeps, organizationId: string, slug: string) {
+  const schemas = await issuableSchemas(deps.db, organizationId);
+  const record = schemas.find((r) => r.schema.slug === slug);
+  if (!record) return undefined;
+  const issuer = issuerUrl(deps.publicUrl, organizationId);
+  return {
+    vct: `${issuer}/vct/${slug}`,
+    name: record.schema.name,
+    ...(record.schema.description ? { description: record.schema.description } : {}),
+    display: LOCALES.map((locale) => ({ locale, name: record.schema.name })),
+    claims: record.attributes.map((attribute) => ({
+      path: [attribute.name],
+      display: LOCALES.map((locale) => ({
+        locale,
+        label: humanize(attribute.name),
+        ...(attribute.description ? { description: attribute.description } : {}),
+      })),
+      sd: 'always',
+    })),
+    attribute_types: Object.fromEntries(record.attributes.map((a) => [a.name, a.type as AttributeType])),
+  };
+}
+
+/** The organization's Token Status List, built from the database on each request: never stale. */
+export async function statusListToken(deps: IssuerDeps, organizationId: string) {
+  await organizationsService.getPublicOrganization(deps.db, organizationId);
+  const list = await findStatusListSize(deps.db, organizationId);
+  const size = Math.max(list?.size ?? deps.statusListSize, 8);
+  const lst = encodeStatusList(size, await findRevokedIndexes(deps.db, organizationId));
+  const signer = await keysService.getActiveSigner(deps.keys, organizationId);
+  return signStatusListToken({
+    signer: signer.signer,
+    header: { kid: signer.kid, x5c: signer.x5c },
+    uri: `${issuerUrl(deps.publicUrl, organizationId)}/status-list`,
+    lst,
+    ttl: deps.statusListTtlSeconds,
+  });
+}

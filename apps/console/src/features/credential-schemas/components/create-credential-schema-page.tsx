@@ -1,0 +1,90 @@
+import { CREDENTIAL_SCHEMA_NAME_MAX, type CreateCredentialSchemaRequest, type CredentialSchema } from '@cp/contracts';
+import ArrowBackOutlined from '@mui/icons-material/ArrowBackOutlined';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import Skeleton from '@mui/material/Skeleton';
+import type { i18n as I18n } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useIdentity } from '../../../lib/identity-context.ts';
+import { notify } from '../../../lib/notifications.ts';
+import { useCreateCredentialSchema } from '../api/create-credential-schema.ts';
+import { useCredentialSchema } from '../api/get-credential-schema.ts';
+import {
+  CredentialSchemaForm,
+  type CredentialSchemaFormValues,
+  emptyCredentialSchemaForm,
+} from './credential-schema-form.tsx';
+import { credentialSchemaText } from './credential-schema-text.ts';
+
+/** A duplicate starts from the original's attributes under a new name; the original stays as it is. */
+function duplicateValues(schema: CredentialSchema, i18n: I18n): CredentialSchemaFormValues {
+  const text = credentialSchemaText(schema, i18n);
+  return {
+    name: i18n.t('credentialSchemas.form.copyOf', { name: text.name }).slice(0, CREDENTIAL_SCHEMA_NAME_MAX),
+    description: text.description ?? '',
+    attributes: schema.attributes.map((a) => ({ name: a.name, type: a.type, description: a.description ?? '' })),
+  };
+}
+
+/** /schemas/create and /schemas/create/{id} (a duplicate of an existing schema). */
+export function CreateCredentialSchemaPage() {
+  const { t, i18n } = useTranslation();
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const { current } = useIdentity();
+  const organizationId = current?.id ?? '';
+  const source = useCredentialSchema(organizationId || undefined, id);
+  const create = useCreateCredentialSchema(organizationId);
+
+  const publish = async (request: CreateCredentialSchemaRequest) => {
+    try {
+      await create.mutateAsync(request);
+    } catch (error) {
+      notify({ severity: 'error', title: t('catalogue.createSchema') });
+      throw error;
+    }
+    notify({ severity: 'success', title: t('credentialSchemas.publishDialog.published') });
+    navigate('/schemas');
+  };
+
+  const isLoadingSource = Boolean(id) && source.isPending && !source.isError;
+  const defaultValues = id && source.data ? duplicateValues(source.data, i18n) : emptyCredentialSchemaForm();
+
+  return (
+    <>
+      <Button
+        component={Link}
+        to="/schemas"
+        startIcon={<ArrowBackOutlined />}
+        color="secondary"
+        size="small"
+        sx={{ mb: 2, ml: -1 }}
+      >
+        {t('credentialSchemas.form.back')}
+      </Button>
+      <PageHeader
+        title={id ? t('credentialSchemas.form.duplicateTitle') : t('credentialSchemas.form.createTitle')}
+        subtitle={t('credentialSchemas.form.subtitle')}
+      />
+      {isLoadingSource ? (
+        <Card sx={{ p: 3 }} data-testid="schema-form-loading">
+          <Skeleton variant="rounded" height={56} />
+          <Skeleton variant="rounded" height={88} sx={{ mt: 2 }} />
+          <Skeleton variant="rounded" height={40} sx={{ mt: 4 }} />
+          <Skeleton variant="rounded" height={40} sx={{ mt: 2 }} />
+        </Card>
+      ) : (
+        <CredentialSchemaForm
+          // A new key when the source arrives, so the form starts from it.
+          key={source.data?.id ?? 'new'}
+          defaultValues={defaultValues}
+          onPublish={publish}
+          onCancel={() => navigate('/schemas')}
+          isPublishing={create.isPending}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,260 @@
+import type { ApiKey } from '@cp/contracts';
+import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
+import DeleteOutlineOutlined from '@mui/icons-material/DeleteOutlineOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import Pagination from '@mui/material/Pagination';
+import { useTheme } from '@mui/material/styles';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { Fragment } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard.ts';
+import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
+
+const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;
+
+interface Props {
+  apiKeys: ApiKey[];
+  total: number;
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  onRename: (apiKey: ApiKey) => void;
+  onDelete: (apiKey: ApiKey) => void;
+}
+
+/** The keys as a table from `md` up and as stacked cards on phones; the same test ids in both. */
+export function ApiKeysTable(props: Props) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const isDesktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
+  const { total, page, pageSize } = props;
+  const pages = Math.ceil(total / pageSize);
+  const from = (page - 1) * pageSize + 1;
+  const to = Math.min(total, page * pageSize);
+
+  return (
+    <Card>
+      {isDesktop ? <DesktopTable {...props} /> : <MobileList {...props} />}
+      <Divider />
+      <Box
+        sx={{
+          px: { xs: 2, md: 3 },
+          py: 1.5,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 2,
+          flexWrap: 'wrap',
+        }}
+      >
+        <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="integrations-range">
+          {t('integrations.range', { from, to, total })}
+        </Typography>
+        {pages > 1 && (
+          <Pagination
+            count={pages}
+            page={page}
+            onChange={(_, value) => props.onPageChange(value)}
+            shape="rounded"
+            size="small"
+            data-testid="integrations-pagination"
+          />
+        )}
+      </Box>
+    </Card>
+  );
+}
+
+function DesktopTable({ apiKeys, onRename, onDelete }: Props) {
+  const { t } = useTranslation();
+  const formatDateTime = useFormatDateTime();
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table data-testid="integrations-table" sx={{ minWidth: 760 }}>
+        <TableHead>
+          <TableRow
+            sx={{ '& th': { color: 'text.secondary', fontWeight: 500, bgcolor: 'grey.50', whiteSpace: 'nowrap' } }}
+          >
+            <TableCell>{t('integrations.fields.name')}</TableCell>
+            <TableCell>{t('integrations.fields.key')}</TableCell>
+            <TableCell>{t('integrations.fields.secret')}</TableCell>
+            <TableCell>{t('integrations.fields.createdAt')}</TableCell>
+            <TableCell>{t('integrations.fields.lastUsedAt')}</TableCell>
+            <TableCell align="right">
+              <Box component="span" sx={visuallyHidden}>
+                {t('integrations.fields.actions')}
+              </Box>
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {apiKeys.map((apiKey) => (
+            <TableRow key={apiKey.id} hover data-testid={`integration-row-${apiKey.id}`}>
+              <TableCell sx={{ fontWeight: 500, maxWidth: 240, overflowWrap: 'anywhere' }}>{apiKey.name}</TableCell>
+              <TableCell>
+                <KeyId value={apiKey.key} nowrap />
+              </TableCell>
+              <TableCell>
+                <MaskedSecret lastFour={apiKey.last_four} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
+                {formatDateTime(apiKey.created_at)}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
+                {apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : t('integrations.neverUsed')}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                <RowActions apiKey={apiKey} onRename={onRename} onDelete={onDelete} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+function MobileList({ apiKeys, onRename, onDelete }: Props) {
+  const { t } = useTranslation();
+  const formatDateTime = useFormatDateTime();
+  return (
+    <Box component="ul" data-testid="integrations-table" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {apiKeys.map((apiKey, index) => (
+        <Fragment key={apiKey.id}>
+          {index > 0 && <Divider component="li" aria-hidden />}
+          <Box component="li" data-testid={`integration-row-${apiKey.id}`} sx={{ px: 2, py: 1.5 }}>
+            <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+              <Typography variant="subtitle2" sx={{ overflowWrap: 'anywhere' }}>
+                {apiKey.name}
+              </Typography>
+              <Box sx={{ flexShrink: 0 }}>
+                <RowActions apiKey={apiKey} onRename={onRename} onDelete={onDelete} />
+              </Box>
+            </Box>
+            <Box
+              component="dl"
+              sx={{
+                m: 0,
+                mt: 0.5,
+                display: 'grid',
+                gridTemplateColumns: 'auto minmax(0, 1fr)',
+                columnGap: 2,
+                rowGap: 0.5,
+                alignItems: 'center',
+                '& dt': { color: 'text.secondary', typography: 'body2' },
+                '& dd': { m: 0, typography: 'body2', minWidth: 0 },
+              }}
+            >
+              <dt>{t('integrations.fields.key')}</dt>
+              <dd>
+                <KeyId value={apiKey.key} />
+              </dd>
+              <dt>{t('integrations.fields.secret')}</dt>
+              <dd>
+                <MaskedSecret lastFour={apiKey.last_four} />
+              </dd>
+              <dt>{t('integrations.fields.createdAt')}</dt>
+              <dd>{formatDateTime(apiKey.created_at)}</dd>
+              <dt>{t('integrations.fields.lastUsedAt')}</dt>
+              <dd>{apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : t('integrations.neverUsed')}</dd>
+            </Box>
+          </Box>
+        </Fragment>
+      ))}
+    </Box>
+  );
+}
+
+/** Click-to-copy key id (REFERENCE-PRODUCT: keys table with click-to-copy). */
+function KeyId({ value, nowrap = false }: { value: string; nowrap?: boolean }) {
+  const { t } = useTranslation();
+  const copy = useCopyToClipboard();
+  return (
+    <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}>
+      <Box component="code" sx={{ ...mono, overflowWrap: 'anywhere', whiteSpace: nowrap ? 'nowrap' : 'normal' }}>
+        {value}
+      </Box>
+      <Tooltip title={t('integrations.copyKey')}>
+        <IconButton
+          size="small"
+          aria-label={t('integrations.copyKey')}
+          onClick={() => void copy(value, t('integrations.keyCopied'))}
+        >
+          <ContentCopyOutlined sx={{ fontSize: 16 }} />
+        </IconButton>
+      </Tooltip>
+    </Box>
+  );
+}
+
+function MaskedSecret({ lastFour }: { lastFour: string }) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      component="code"
+      sx={{ ...mono, color: 'text.secondary', whiteSpace: 'nowrap' }}
+      aria-label={t('integrations.secretEndsWith', { lastFour })}
+    >
+      {`••••••••${lastFour}`}
+    </Box>
+  );
+}
+
+function RowActions({
+  apiKey,
+  onRename,
+  onDelete,
+}: {
+  apiKey: ApiKey;
+  onRename: (apiKey: ApiKey) => void;
+  onDelete: (apiKey: ApiKey) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Tooltip title={t('integrations.rename')}>
+        <IconButton
+          aria-label={t('integrations.renameNamed', { name: apiKey.name })}
+          onClick={() => onRename(apiKey)}
+          data-testid={`integration-rename-${apiKey.id}`}
+        >
+          <EditOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={t('integrations.delete.action')}>
+        <IconButton
+          aria-label={t('integrations.deleteNamed', { name: apiKey.name })}
+          onClick={() => onDelete(apiKey)}
+          data-testid={`integration-delete-${apiKey.id}`}
+          sx={{ '&:hover': { color: 'error.main' } }}
+        >
+          <DeleteOutlineOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+    </>
+  );
+}
+
+const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  // Strings: in `sx`, a bare 1 would mean 100% and -1 a negative spacing unit.
+  height: '1px',
+  width: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+} as const;

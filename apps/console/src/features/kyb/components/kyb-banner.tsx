@@ -1,0 +1,75 @@
+import type { Organization, VerificationStatus } from '@cp/contracts';
+import Alert, { type AlertColor } from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useKybApplication } from '../api/get-kyb-application.ts';
+import { KybApplyDialog } from './kyb-apply-dialog.tsx';
+
+const severity: Record<VerificationStatus, AlertColor> = {
+  UNDEFINED: 'info',
+  PENDING: 'warning',
+  REJECTED: 'error',
+  APPROVED: 'success',
+};
+
+/**
+ * The organization's verification (KYB) state, spec §4: not verified (with "Apply"), pending (1-3 days),
+ * rejected (the team writes by e-mail; the reason and "Apply again"), approved (can issue credentials).
+ */
+export function KybBanner({ organization, sx }: { organization: Organization; sx?: object }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const status = organization.verification_status;
+  // The reason lives on the application; only a rejected organization needs it.
+  const application = useKybApplication(organization.id, status === 'REJECTED');
+  const reason = status === 'REJECTED' ? application.data?.application?.reason : null;
+  const canApply = status === 'UNDEFINED' || status === 'REJECTED';
+
+  return (
+    <>
+      <Alert
+        severity={severity[status]}
+        data-testid="kyb-banner"
+        data-status={status}
+        sx={{ alignItems: 'flex-start', '& .MuiAlert-message': { flex: 1, minWidth: 0 }, ...sx }}
+      >
+        <Box
+          sx={{
+            display: 'flex',
+            flexDirection: { xs: 'column', sm: 'row' },
+            alignItems: { xs: 'flex-start', sm: 'center' },
+            justifyContent: 'space-between',
+            gap: { xs: 1.5, sm: 3 },
+          }}
+        >
+          <Box sx={{ minWidth: 0 }}>
+            <AlertTitle sx={{ fontWeight: 600 }}>{t(`kyb.banner.${status}.title`)}</AlertTitle>
+            <Typography variant="body2">{t(`kyb.banner.${status}.body`)}</Typography>
+            {reason && (
+              <Typography variant="body2" sx={{ mt: 0.5, overflowWrap: 'anywhere' }} data-testid="kyb-rejection-reason">
+                {t('kyb.banner.reason', { reason })}
+              </Typography>
+            )}
+          </Box>
+          {canApply && (
+            <Button
+              color="inherit"
+              variant="outlined"
+              size="small"
+              onClick={() => setOpen(true)}
+              data-testid="kyb-apply-button"
+              sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+            >
+              {status === 'REJECTED' ? t('kyb.banner.applyAgain') : t('kyb.banner.apply')}
+            </Button>
+          )}
+        </Box>
+      </Alert>
+      {open && <KybApplyDialog organizationId={organization.id} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
