@@ -3,8 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type DatabaseHandle, openDatabase } from '@cp/db';
+import type { CreateCredentialSchemaRequest } from '@cp/contracts';
+import { type DatabaseHandle, openDatabase, schema } from '@cp/db';
 import { PGlite } from '@electric-sql/pglite';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -12,6 +14,7 @@ import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { openSession } from '../src/modules/auth/auth.service.ts';
+import * as credentialSchemasService from '../src/modules/credential-schemas/credential-schemas.service.ts';
 import * as organizationsService from '../src/modules/organizations/organizations.service.ts';
 import * as usersService from '../src/modules/users/users.service.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
@@ -139,4 +142,23 @@ export async function buildUser(t: TestApp, overrides: { email?: string; firstNa
 
 export async function buildOrganization(t: TestApp, memberUserId: string, name = 'Acme') {
   return organizationsService.createOrganization(t.runtime.ctx.database.db, memberUserId, { name, description: '' });
+}
+
+/**
+ * An organization that passed KYB, with a member and one credential schema of its own: the starting
+ * point of every issuing test.
+ */
+export async function buildVerifiedOrganization(t: TestApp, name: string, schemaInput: CreateCredentialSchemaRequest) {
+  const member = await buildUser(t);
+  const organization = await buildOrganization(t, member.user.id, name);
+  await t.runtime.ctx.database.db
+    .update(schema.organizations)
+    .set({ verificationStatus: 'APPROVED', verifiedAt: new Date() })
+    .where(eq(schema.organizations.id, organization.id));
+  const schemaRecord = await credentialSchemasService.createCredentialSchema(
+    t.runtime.ctx.database.db,
+    { organizationId: organization.id, userId: member.user.id },
+    schemaInput,
+  );
+  return { organization, schemaRecord, member, headers: { ...member.auth, currentidentity: organization.id } };
 }

@@ -7,13 +7,10 @@ import {
   signerFromPrivateJwk,
   verifySdJwtVc,
 } from '@cp/credentials';
-import { schema } from '@cp/db';
 import { clientAuthenticationNone, setGlobalConfig } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as credentialSchemasService from '../src/modules/credential-schemas/credential-schemas.service.ts';
-import { buildOrganization, buildUser, startTestApp, type TestApp } from './harness.ts';
+import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,23 +25,17 @@ afterAll(async () => {
 
 describe('interoperability with a third-party OpenID4VCI client (@openid4vc/openid4vci)', () => {
   it('resolves the offer, gets a token with the pre-authorized code, a nonce, and an SD-JWT VC', async () => {
-    const member = await buildUser(t);
-    const organization = await buildOrganization(t, member.user.id, 'Interop University');
-    await t.runtime.ctx.database.db
-      .update(schema.organizations)
-      .set({ verificationStatus: 'APPROVED', verifiedAt: new Date() })
-      .where(eq(schema.organizations.id, organization.id));
-    const record = await credentialSchemasService.createCredentialSchema(
-      t.runtime.ctx.database.db,
-      { organizationId: organization.id, userId: member.user.id },
-      {
-        name: 'Membership',
-        attributes: [
-          { name: 'member_name', type: 'TEXT' },
-          { name: 'level', type: 'NUMBER' },
-        ],
-      },
-    );
+    const {
+      organization,
+      schemaRecord: record,
+      member,
+    } = await buildVerifiedOrganization(t, 'Interop University', {
+      name: 'Membership',
+      attributes: [
+        { name: 'member_name', type: 'TEXT' },
+        { name: 'level', type: 'NUMBER' },
+      ],
+    });
     const headers = { ...member.auth, currentidentity: organization.id, 'content-type': 'application/json' };
     const created = await fetch(`${t.baseUrl}/api/credentials/with-recipient`, {
       method: 'POST',

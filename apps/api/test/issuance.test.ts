@@ -16,7 +16,7 @@ import { schema } from '@cp/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as credentialSchemasService from '../src/modules/credential-schemas/credential-schemas.service.ts';
-import { buildOrganization, buildUser, startTestApp, type TestApp } from './harness.ts';
+import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,29 +46,16 @@ async function http(
 }
 const fetchJson = async (url: string) => (await http(url)).json();
 
-async function verifiedOrganization(name: string) {
-  const member = await buildUser(t);
-  const organization = await buildOrganization(t, member.user.id, name);
-  await t.runtime.ctx.database.db
-    .update(schema.organizations)
-    .set({ verificationStatus: 'APPROVED', verifiedAt: new Date() })
-    .where(eq(schema.organizations.id, organization.id));
-  const record = await credentialSchemasService.createCredentialSchema(
-    t.runtime.ctx.database.db,
-    { organizationId: organization.id, userId: member.user.id },
-    {
-      name: 'Diploma',
-      attributes: [
-        { name: 'full_name', type: 'TEXT' },
-        { name: 'score', type: 'NUMBER' },
-        { name: 'graduated', type: 'BOOLEAN' },
-        { name: 'graduated_on', type: 'DATETIME' },
-      ],
-    },
-  );
-  const headers = { ...member.auth, currentidentity: organization.id };
-  return { organization, schemaRecord: record, headers, member };
-}
+const verifiedOrganization = (name: string) =>
+  buildVerifiedOrganization(t, name, {
+    name: 'Diploma',
+    attributes: [
+      { name: 'full_name', type: 'TEXT' },
+      { name: 'score', type: 'NUMBER' },
+      { name: 'graduated', type: 'BOOLEAN' },
+      { name: 'graduated_on', type: 'DATETIME' },
+    ],
+  });
 
 async function createCredential(headers: Record<string, string>, schemaId: string, extra: object = {}) {
   const response = await t.app.inject({
