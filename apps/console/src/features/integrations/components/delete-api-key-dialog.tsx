@@ -1,11 +1,5 @@
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 
 /** Deleting needs confirmation: systems using the key stop working at once. */
 export function DeleteApiKeyDialog({
@@ -21,37 +15,16 @@ export function DeleteApiKeyDialog({
   onConfirm: () => void;
 }) {
   const { t } = useTranslation();
-  // Keep showing the last name while the dialog fades out, instead of an empty "".
-  const shown = useRef(name);
-  if (name !== null) shown.current = name;
   return (
-    <Dialog
+    <ConfirmDialog
       open={name !== null}
-      onClose={busy ? undefined : onCancel}
-      fullWidth
-      maxWidth="xs"
-      aria-labelledby="integration-delete-title"
-    >
-      <DialogTitle id="integration-delete-title" sx={{ fontWeight: 600 }}>
-        {t('integrations.delete.title')}
-      </DialogTitle>
-      <DialogContent>
-        <DialogContentText>{t('integrations.delete.body', { name: shown.current ?? '' })}</DialogContentText>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2.5 }}>
-        <Button onClick={onCancel} disabled={busy} color="secondary">
-          {t('common.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          color="error"
-          onClick={onConfirm}
-          disabled={busy}
-          data-testid="integration-delete-confirm"
-        >
-          {t('integrations.delete.confirm')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      title={t('integrations.delete.title')}
+      body={t('integrations.delete.body', { name: name ?? '' })}
+      confirmLabel={t('integrations.delete.confirm')}
+      busy={busy}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+      confirmTestId="integration-delete-confirm"
+    />
   );
 }
