@@ -1,6 +1,7 @@
 export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './common.ts';
+export * from './credential-imports.ts';
 export * from './credential-schemas.ts';
 export * from './credentials.ts';
 export * from './kyb.ts';

@@ -350,9 +350,13 @@ export const credentials = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     emailedAt: timestamp('emailed_at', { withTimezone: true }),
+    /** Set for credentials created by a CSV import: (import, row) is unique, so a re-run never duplicates. */
+    importId: uuid('import_id'),
+    importRow: integer('import_row'),
   },
   (t) => [
     index('credentials_org_idx').on(t.organizationId, t.createdAt),
+    uniqueIndex('credentials_import_row_key').on(t.importId, t.importRow),
     uniqueIndex('credentials_status_index_key').on(t.organizationId, t.statusIndex),
   ],
 );
@@ -399,4 +403,61 @@ export const nonces = pgTable(
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
   },
   (t) => [index('nonces_expires_idx').on(t.expiresAt)],
+);
+
+/** A CSV import: a durable job that turns every valid row into a credential and reports the others. */
+export const credentialImports = pgTable(
+  'credential_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    schemaId: uuid('schema_id').references(() => credentialSchemas.id, { onDelete: 'set null' }),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Credential name and description for every row (the wizard's step 2). */
+    credentialName: text('credential_name').notNull(),
+    credentialDescription: text('credential_description'),
+    /** Where the uploaded file is kept (storage key) until the import completes. */
+    storageKey: text('storage_key').notNull(),
+    /** PENDING | PROCESSING | COMPLETED | FAILED */
+    status: text('status').notNull().default('PENDING'),
+    totalCount: integer('total_count').notNull().default(0),
+    processedCount: integer('processed_count').notNull().default(0),
+    succeededCount: integer('succeeded_count').notNull().default(0),
+    failedCount: integer('failed_count').notNull().default(0),
+    /** Row errors: [{row, column, message}] (capped). */
+    errors: jsonb('errors').$type<{ row: number; column: string; message: string }[]>().notNull().default([]),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('credential_imports_org_idx').on(t.organizationId, t.createdAt)],
+);
+
+/** One e-mail delivery of a credential's claim link: at most one sent per credential and message batch. */
+export const credentialDeliveries = pgTable(
+  'credential_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    credentialId: uuid('credential_id')
+      .notNull()
+      .references(() => credentials.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    message: text('message'),
+    /** QUEUED | SENDING | SENT | FAILED */
+    status: text('status').notNull().default('QUEUED'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sendingAt: timestamp('sending_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('credential_deliveries_credential_key').on(t.credentialId),
+    index('credential_deliveries_org_idx').on(t.organizationId, t.status),
+  ],
 );

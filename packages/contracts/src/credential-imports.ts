@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+export const credentialImportStatuses = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
+export const zCredentialImportStatus = z.enum(credentialImportStatuses);
+
+/** Limits of a CSV import (the API refuses larger files with CREDENTIAL_IMPORT_TOO_LARGE). */
+export const CREDENTIAL_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
+export const CREDENTIAL_IMPORT_MAX_ROWS = 100_000;
+/** The fixed leading columns of the CSV template; the schema's attribute names follow. */
+export const CREDENTIAL_IMPORT_RECIPIENT_COLUMNS = [
+  'recipient_first_name',
+  'recipient_last_name',
+  'recipient_email',
+] as const;
+
+/**
+ * `POST credentials/import` is multipart: `file` (CSV) and the fields below. The answer is
+ * `zCredentialImportStarted`; progress comes from `GET credentials/import/{id}`.
+ */
+export const zCredentialImportFields = z.object({
+  schema_id: z.uuid(),
+  /** Credential name and description for every row; default to the schema's name. */
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().trim().max(1000).optional(),
+});
+export type CredentialImportFields = z.infer<typeof zCredentialImportFields>;
+
+export const zCredentialImportStarted = z.object({
+  id: z.uuid(),
+  total_count: z.number().int(),
+  status: zCredentialImportStatus,
+});
+
+export const zCredentialImportError = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
+
+export const zCredentialImport = z.object({
+  id: z.uuid(),
+  schema_id: z.uuid().nullable(),
+  status: zCredentialImportStatus,
+  total_count: z.number().int(),
+  processed_count: z.number().int(),
+  succeeded_count: z.number().int(),
+  failed_count: z.number().int(),
+  /** Row numbers count the header as row 1, as spreadsheets show them. */
+  errors: z.array(zCredentialImportError),
+  failure_reason: z.string().nullable(),
+  created_at: z.iso.datetime({ offset: true }),
+  completed_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type CredentialImport = z.infer<typeof zCredentialImport>;
+
+/** `POST credentials/notify/via-schema`: e-mail every credential of the schema that was never e-mailed. */
+export const zNotifyViaSchemaRequest = z.strictObject({
+  schema_id: z.uuid(),
+  message: z.string().trim().max(2000).optional(),
+});
+export type NotifyViaSchemaRequest = z.infer<typeof zNotifyViaSchemaRequest>;
+export const zNotifyViaSchemaResponse = z.object({ queued: z.number().int() });
+
+/** `GET credentials/import/template?schema_id=` answers text/csv: the header and one sample row. */
+export const zCredentialImportTemplateQuery = z.object({ schema_id: z.uuid(), t: z.string().max(32).optional() });
