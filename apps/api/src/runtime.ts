@@ -13,6 +13,8 @@ import { AccessTokens } from './modules/auth/access-tokens.ts';
 import { OidcClient } from './modules/auth/oidc-client.ts';
 import { CLIENT_ERROR_QUEUE, deliverClientError } from './modules/client-errors/client-errors.worker.ts';
 import { seedPlatformCredentialSchemas } from './modules/credential-schemas/credential-schemas.service.ts';
+import { registerCredentialDeliveryWorker } from './modules/credentials/credential-deliveries.worker.ts';
+import { registerCredentialImportWorker } from './modules/credentials/credential-imports.worker.ts';
 import { KYB_DECISION_MAIL_QUEUE, sendKybDecisionMail } from './modules/kyb/kyb.mail.ts';
 import { CLEANUP_QUEUE, deleteExpiredRows } from './modules/maintenance/maintenance.service.ts';
 import { LocalKeyStore } from './modules/organization-keys/key-store.ts';
@@ -158,6 +160,8 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       mailbox: config.mail.devMailbox ? mailbox : undefined,
       adminToken: options.adminToken,
     };
+    await registerCredentialImportWorker(ctx);
+    await registerCredentialDeliveryWorker(ctx, mailer);
     return { ctx, secretBox, mailer, accountCenter, close };
   } catch (err) {
     await close();

@@ -206,6 +206,10 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
     expect(statusFromToken((await http(status.status_list.uri)).body, status.status_list.idx).status).toBe(1);
     const list = await t.app.inject({ method: 'GET', url: '/api/credentials?filter.status=revoked', headers });
     expect(list.json().results.map((c: { id: string }) => c.id)).toEqual([created.id]);
+    // The list carries the offer's expiry like the single read does.
+    const one = (await t.app.inject({ method: 'GET', url: `/api/credentials/${created.id}`, headers })).json();
+    expect(one.expired_at).not.toBeNull();
+    expect(list.json().results[0].expired_at).toBe(one.expired_at);
   });
 
   it('refuses reuse, wrong tx_code, missing or reused nonces, foreign proofs, withdrawn offers and other organizations', async () => {
@@ -304,6 +308,10 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/credentials/${late.id}`, headers })).json().status).toBe(
       'EXPIRED',
     );
+    const expiredList = await t.app.inject({ method: 'GET', url: '/api/credentials?filter.status=expired', headers });
+    expect(expiredList.json().results.map((c: { id: string }) => c.id)).toEqual([late.id]);
+    const issuedList = await t.app.inject({ method: 'GET', url: '/api/credentials?filter.status=issued', headers });
+    expect(issuedList.json().results.map((c: { id: string }) => c.id)).not.toContain(late.id);
 
     // Another organization's code at this issuer, and this issuer's schema from another organization.
     const foreign = await verifiedOrganization('Initech');

@@ -5,6 +5,10 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** A stable id (e.g. per delivery) so that a resend is recognizably the same mail. */
+  messageId?: string;
+  /** Inline images (referenced as cid:… from the HTML) and other attachments. */
+  attachments?: { filename: string; content: Buffer; contentType: string; cid?: string }[];
 }
 
 /** Sends mail over SMTP: a real server in production, the in-process catcher in embedded mode. */

@@ -64,8 +64,13 @@ export interface CredentialFilters {
   search?: string | undefined;
 }
 
-/** The latest offer's expiry per credential, for the EXPIRED status and `expired_at`. */
-const latestOfferExpiry = sql<Date | null>`(select max(${credentialOffers.expiresAt}) from ${credentialOffers} where ${credentialOffers.credentialId} = ${credentials.id})`;
+/**
+ * The latest offer's expiry per credential, for the EXPIRED status and `expired_at`. Written with
+ * explicit aliases: inside a subquery an unqualified "id" would bind to the offers table.
+ */
+const latestOfferExpiry = sql<
+  Date | string | null
+>`(select max(co.expires_at) from credential_offers co where co.credential_id = "credentials"."id")`;
 
 export async function findCredentials(
   db: Database,
@@ -207,4 +212,28 @@ export async function markIssued(db: Database, id: string) {
     .update(credentials)
     .set({ status: 'ISSUED', issuedAt: new Date() })
     .where(and(eq(credentials.id, id), eq(credentials.status, 'CREATED')));
+}
+
+/**
+ * Reserves `n` consecutive status-list indexes of the organization in one atomic statement (batch
+ * inserts of a CSV import). Answers the first index, or null when the list has no room for `n` more.
+ */
+export async function allocateStatusIndexes(
+  db: Database,
+  organizationId: string,
+  size: number,
+  n: number,
+): Promise<number | null> {
+  if (n <= 0) return null;
+  if (n > size) return null;
+  const [row] = await db
+    .insert(statusLists)
+    .values({ organizationId, size, nextIndex: n })
+    .onConflictDoUpdate({
+      target: statusLists.organizationId,
+      set: { nextIndex: sql`${statusLists.nextIndex} + ${n}`, updatedAt: new Date() },
+      setWhere: sql`${statusLists.nextIndex} + ${n} <= ${statusLists.size}`,
+    })
+    .returning({ nextIndex: statusLists.nextIndex });
+  return row ? row.nextIndex - n : null;
 }

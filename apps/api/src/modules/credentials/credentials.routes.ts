@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
+import { credentialImportsRoutes } from './credential-imports.routes.ts';
 import { presentCredential } from './credentials.presenter.ts';
 import * as credentialsService from './credentials.service.ts';
 
@@ -66,6 +67,8 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         };
       },
     );
+
+    await app.register(credentialImportsRoutes(ctx));
 
     await app.register(async (plugin) => {
       const scoped = plugin.withTypeProvider<ZodTypeProvider>();

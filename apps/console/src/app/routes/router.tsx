@@ -33,7 +33,13 @@ export const routes: RouteObject[] = [
         path: 'connect',
         element: <PublicLayout />,
         children: [
-          { path: 'credential/:id', ...comingSoon('pages.connectCredential', 'pages.connectSubtitle') },
+          {
+            path: 'credential/:id',
+            lazy: async () => ({
+              Component: (await import('../../features/connect/components/connect-credential-page.tsx'))
+                .ConnectCredentialPage,
+            }),
+          },
           { path: 'verification/:id', ...comingSoon('pages.connectVerification', 'pages.connectSubtitle') },
           { path: 'redirect/:id', ...comingSoon('pages.connectRedirect', 'pages.connectSubtitle') },
         ],
@@ -50,8 +56,19 @@ export const routes: RouteObject[] = [
                 .CredentialsEmptyPage,
             }),
           },
-          { path: 'credentials/create', ...comingSoon('pages.credentialsCreate', 'pages.credentialsCreateSubtitle') },
-          { path: 'credentials/:orgId', ...comingSoon('pages.credentials', 'pages.credentialsSubtitle') },
+          {
+            path: 'credentials/create',
+            lazy: async () => ({
+              Component: (await import('../../features/credentials/components/create-credential-page.tsx'))
+                .CreateCredentialPage,
+            }),
+          },
+          {
+            path: 'credentials/:orgId',
+            lazy: async () => ({
+              Component: (await import('../../features/credentials/components/credentials-page.tsx')).CredentialsPage,
+            }),
+          },
           {
             path: 'schemas',
             lazy: async () => ({

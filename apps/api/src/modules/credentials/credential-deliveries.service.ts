@@ -1,0 +1,115 @@
+import type { NotifyViaSchemaRequest } from '@cp/contracts';
+import type { Database } from '@cp/db';
+import { AppError } from '../../errors/app-error.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
+import * as kybService from '../kyb/kyb.service.ts';
+import * as organizationsService from '../organizations/organizations.service.ts';
+import * as repository from './credential-deliveries.repository.ts';
+import { credentialMail } from './credential-mail.ts';
+import * as credentialsRepository from './credentials.repository.ts';
+import * as credentialsService from './credentials.service.ts';
+
+/** A SENDING delivery older than this is taken to belong to a dead worker and may be retried. */
+export const STALE_SENDING_SECONDS = 5 * 60;
+export const MAX_DELIVERY_ATTEMPTS = 5;
+const QUEUE_PAGE = 1000;
+
+export interface DeliveryDeps {
+  db: Database;
+  /** Queues the job of one delivery (pg-boss, singleton per delivery). */
+  enqueue: (deliveryId: string) => Promise<void>;
+}
+
+/** Queues one e-mail per credential of the schema that was never queued; answers how many were queued. */
+export async function notifyViaSchema(deps: DeliveryDeps, organizationId: string, input: NotifyViaSchemaRequest) {
+  await kybService.assertOrganizationVerified(deps.db, organizationId);
+  // Another organization's schema is not found.
+  await credentialSchemasService.getCredentialSchema(deps.db, { organizationId, id: input.schema_id });
+  // Deliveries left QUEUED by an earlier call whose jobs were never sent get their job again (the claim
+  // makes a second job harmless).
+  const leftovers = await repository.findQueuedDeliveries(deps.db, organizationId, input.schema_id);
+  let queued = 0;
+  let after: string | null = null;
+  for (;;) {
+    const page = await repository.queueDeliveriesForSchema(
+      deps.db,
+      organizationId,
+      input.schema_id,
+      input.message || null,
+      after,
+      QUEUE_PAGE,
+    );
+    for (const id of page.queued) await deps.enqueue(id);
+    queued += page.queued.length;
+    if (page.last === null) break;
+    after = page.last;
+  }
+  for (const id of leftovers) await deps.enqueue(id);
+  return { queued };
+}
+
+export interface DeliverDeps {
+  db: Database;
+  mailer: Pick<Mailer, 'send'>;
+  credentials: credentialsService.CredentialDeps;
+}
+
+/**
+ * Sends one delivery, at most once in the normal course: the delivery is claimed atomically
+ * (QUEUED → SENDING), the offer is made if needed (CREATED → ISSUED), the e-mail goes out with a stable
+ * Message-ID, then the delivery becomes SENT and the credential gets emailed_at. Residual window: if the
+ * process dies after the SMTP server accepted the mail but before SENT is stored, the delivery is retried
+ * once it is STALE_SENDING_SECONDS old, so that recipient may get the same mail (same Message-ID) twice.
+ */
+export async function deliver(deps: DeliverDeps, deliveryId: string) {
+  const delivery = await repository.claimDelivery(deps.db, deliveryId, STALE_SENDING_SECONDS);
+  if (!delivery) return 'skipped' as const;
+  try {
+    const credential = await credentialsRepository.findCredential(
+      deps.db,
+      delivery.organizationId,
+      delivery.credentialId,
+    );
+    if (!credential || credential.status === 'REVOKED' || credential.status === 'CLAIMED') {
+      await repository.releaseDelivery(deps.db, delivery.id, 'The credential can no longer be offered.', true);
+      return 'failed' as const;
+    }
+    const offer = await credentialsService.ensureOffer(deps.credentials, credential);
+    if (!offer) {
+      await repository.releaseDelivery(deps.db, delivery.id, 'The credential offer has expired.', true);
+      return 'failed' as const;
+    }
+    const organization = await organizationsService.getPublicOrganization(deps.db, delivery.organizationId);
+    const mail = await credentialMail({
+      deliveryId: delivery.id,
+      to: credential.recipientEmail,
+      recipientFirstName: credential.recipientFirstName,
+      recipientLastName: credential.recipientLastName,
+      organizationName: organization.name,
+      organizationLogoUrl: organization.logoMediaId
+        ? `${deps.credentials.publicUrl}/api/media/${organization.logoMediaId}`
+        : null,
+      credentialName: credential.name,
+      message: delivery.message,
+      publicUrl: deps.credentials.publicUrl,
+      credentialId: credential.id,
+      connectionUrl: credentialsService.connectionUrl(deps.credentials, offer),
+      offerExpiresAt: offer.expiresAt,
+    });
+    await deps.mailer.send(mail);
+  } catch (err) {
+    const final = delivery.attempts >= MAX_DELIVERY_ATTEMPTS;
+    await repository.releaseDelivery(deps.db, delivery.id, err instanceof Error ? err.message : String(err), final);
+    if (final) return 'failed' as const;
+    throw err; // the job retries with backoff
+  }
+  await repository.markSent(deps.db, delivery);
+  return 'sent' as const;
+}
+
+export async function getDelivery(db: Database, id: string) {
+  const row = await repository.findDelivery(db, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return row;
+}

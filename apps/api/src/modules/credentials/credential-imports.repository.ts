@@ -1,0 +1,120 @@
+import { type Database, schema } from '@cp/db';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+
+const { credentialImports, credentials } = schema;
+export type CredentialImportRow = typeof credentialImports.$inferSelect;
+export type ImportRowError = { row: number; column: string; message: string };
+
+export async function insertImport(db: Database, values: typeof credentialImports.$inferInsert) {
+  const [row] = await db.insert(credentialImports).values(values).returning();
+  return row!;
+}
+
+/** An import of the organization; another organization's import is not found. */
+export async function findImport(db: Database, organizationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(credentialImports)
+    .where(and(eq(credentialImports.organizationId, organizationId), eq(credentialImports.id, id)));
+  return row;
+}
+
+/** The worker's lookup (the job carries only the id). */
+export async function findImportById(db: Database, id: string) {
+  const [row] = await db.select().from(credentialImports).where(eq(credentialImports.id, id));
+  return row;
+}
+
+/** PENDING (or PROCESSING left by a crashed worker) → PROCESSING; answers undefined once it is finished. */
+export async function startProcessing(db: Database, id: string) {
+  const [row] = await db
+    .update(credentialImports)
+    .set({ status: 'PROCESSING', startedAt: sql`coalesce(${credentialImports.startedAt}, now())` })
+    .where(and(eq(credentialImports.id, id), inArray(credentialImports.status, ['PENDING', 'PROCESSING'])))
+    .returning();
+  return row;
+}
+
+export async function updateProgress(
+  db: Database,
+  id: string,
+  progress: { processed: number; succeeded: number; failed: number; errors: ImportRowError[] },
+) {
+  await db
+    .update(credentialImports)
+    .set({
+      processedCount: progress.processed,
+      succeededCount: progress.succeeded,
+      failedCount: progress.failed,
+      errors: progress.errors,
+    })
+    .where(and(eq(credentialImports.id, id), eq(credentialImports.status, 'PROCESSING')));
+}
+
+export async function finishImport(
+  db: Database,
+  id: string,
+  outcome: { status: 'COMPLETED' | 'FAILED'; failureReason?: string | null },
+) {
+  await db
+    .update(credentialImports)
+    .set({ status: outcome.status, failureReason: outcome.failureReason ?? null, completedAt: new Date() })
+    .where(eq(credentialImports.id, id));
+}
+
+/** Rows of the import already stored as credentials (a re-run after a crash skips them). */
+export async function findImportedRows(db: Database, importId: string): Promise<Set<number>> {
+  const rows = await db
+    .select({ row: credentials.importRow })
+    .from(credentials)
+    .where(eq(credentials.importId, importId));
+  return new Set(rows.map((r) => r.row as number));
+}
+
+export async function countImportedCredentials(db: Database, importId: string) {
+  const [row] = await db.select({ value: count() }).from(credentials).where(eq(credentials.importId, importId));
+  return row?.value ?? 0;
+}
+
+export interface ImportedCredentialsBatch {
+  organizationId: string;
+  schemaId: string;
+  schemaSnapshot: Record<string, unknown>;
+  name: string;
+  description: string | null;
+  createdByUserId: string | null;
+  importId: string;
+  /** The first reserved status-list index; row i gets firstStatusIndex + i. */
+  firstStatusIndex: number;
+  rows: { row: number; email: string; firstName: string; lastName: string; claims: Record<string, unknown> }[];
+}
+
+/**
+ * One INSERT for a batch. The rows travel as one JSON parameter (jsonb_to_recordset) and the values shared
+ * by the batch once, which keeps a 500-row statement cheap to build and to send. (import_id, import_row)
+ * is unique, so a row inserted by an earlier run is skipped. Answers how many rows were inserted.
+ */
+export async function insertImportedCredentials(db: Database, batch: ImportedCredentialsBatch) {
+  if (batch.rows.length === 0) return 0;
+  const rows = batch.rows.map((r, i) => ({
+    i,
+    line: r.row,
+    email: r.email,
+    first_name: r.firstName,
+    last_name: r.lastName,
+    claims: r.claims,
+  }));
+  const result = await db.execute(sql`
+    insert into ${credentials} (
+      organization_id, schema_id, schema_snapshot, name, description, recipient_email, recipient_first_name,
+      recipient_last_name, claims, status_index, created_by_user_id, import_id, import_row
+    )
+    select ${batch.organizationId}::uuid, ${batch.schemaId}::uuid, ${JSON.stringify(batch.schemaSnapshot)}::jsonb,
+      ${batch.name}, ${batch.description}, r.email, r.first_name, r.last_name, r.claims,
+      ${batch.firstStatusIndex}::int + r.i, ${batch.createdByUserId}::uuid, ${batch.importId}::uuid, r.line
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as r(i int, line int, email text, first_name text, last_name text, claims jsonb)
+    on conflict (import_id, import_row) do nothing
+  `);
+  return (result as { rowCount?: number | null; affectedRows?: number }).rowCount ?? 0;
+}

@@ -1,0 +1,155 @@
+import {
+  CREDENTIAL_IMPORT_MAX_BYTES,
+  zCredentialImport,
+  zCredentialImportFields,
+  zCredentialImportStarted,
+  zCredentialImportTemplateQuery,
+  zIdParams,
+  zNotifyViaSchemaRequest,
+  zNotifyViaSchemaResponse,
+} from '@cp/contracts';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
+import * as deliveriesService from './credential-deliveries.service.ts';
+import { deliveryDeps } from './credential-deliveries.worker.ts';
+import { presentCredentialImport } from './credential-imports.presenter.ts';
+import * as importsService from './credential-imports.service.ts';
+import { importDeps } from './credential-imports.worker.ts';
+
+const zQuery = z.object({ t: z.string().max(32).optional() });
+
+function uploadError(err: unknown): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return new AppError('CREDENTIAL_IMPORT_TOO_LARGE', { detail: 'The file is too large.', cause: err });
+  }
+  if (code === 'FST_FILES_LIMIT') {
+    return new AppError('CREDENTIAL_IMPORT_INVALID_FILE', { detail: 'Upload one CSV file.', cause: err });
+  }
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+    return new AppError('CREDENTIAL_IMPORT_FILE_REQUIRED', {
+      detail: 'Send the file as multipart/form-data.',
+      cause: err,
+    });
+  }
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION') {
+    return new AppError('REQUEST_INVALID', { detail: 'Too many form fields.', cause: err });
+  }
+  return err;
+}
+
+/** CSV import (durable job), its template, and e-mail delivery of a schema's credentials. */
+export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const db = ctx.database.db;
+  const imports = importDeps(ctx);
+  const deliveries = deliveryDeps(ctx);
+  return async (plugin) => {
+    await plugin.register(multipart, {
+      limits: { fileSize: CREDENTIAL_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 2048 },
+    });
+    const app = plugin.withTypeProvider<ZodTypeProvider>();
+    app.addHook('preHandler', authenticate(ctx, { allowApiKey: true }));
+
+    app.post(
+      '/credentials/import',
+      {
+        schema: {
+          tags: ['credentials'],
+          summary: 'Import credentials from a CSV file (multipart `file`, `schema_id`, optional `name`, `description`)',
+          security: apiKeyOrUserSecurity,
+          consumes: ['multipart/form-data'],
+          response: { 202: zCredentialImportStarted },
+        },
+      },
+      async (request, reply) => {
+        const scope = requireOrganization(request);
+        let bytes: Buffer | undefined;
+        const fields: Record<string, string> = {};
+        try {
+          for await (const part of request.parts()) {
+            if (part.type === 'file') {
+              const content = await part.toBuffer();
+              if (part.fieldname === 'file' && !bytes) bytes = content;
+            } else if (typeof part.value === 'string') {
+              fields[part.fieldname] = part.value;
+            }
+          }
+        } catch (err) {
+          throw uploadError(err);
+        }
+        if (!bytes) {
+          throw new AppError('CREDENTIAL_IMPORT_FILE_REQUIRED', { detail: 'Attach the CSV file in the field "file".' });
+        }
+        const parsed = zCredentialImportFields.safeParse(fields);
+        if (!parsed.success) {
+          throw new AppError('REQUEST_INVALID', {
+            detail: 'The form fields are invalid.',
+            errors: parsed.error.issues.map((i) => ({ path: `body.${i.path.join('.')}`, message: i.message })),
+          });
+        }
+        const row = await importsService.startImport(imports, scope, parsed.data, bytes);
+        return reply.status(202).send({ id: row.id, total_count: row.totalCount, status: row.status as 'PENDING' });
+      },
+    );
+
+    app.get(
+      '/credentials/import/template',
+      {
+        schema: {
+          tags: ['credentials'],
+          summary: 'The CSV template of a schema (header and one sample row)',
+          security: apiKeyOrUserSecurity,
+          querystring: zCredentialImportTemplateQuery,
+        },
+      },
+      async (request, reply) => {
+        const { organizationId } = requireOrganization(request);
+        const template = await importsService.buildTemplate(db, organizationId, request.query.schema_id);
+        const filename = template.filename.replace(/[^\w.-]/g, '_');
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${filename}"`)
+          .send(template.body);
+      },
+    );
+
+    app.get(
+      '/credentials/import/:id',
+      {
+        schema: {
+          tags: ['credentials'],
+          summary: 'Progress and row errors of a CSV import',
+          security: apiKeyOrUserSecurity,
+          params: zIdParams,
+          querystring: zQuery,
+          response: { 200: zCredentialImport },
+        },
+      },
+      async (request) => {
+        const { organizationId } = requireOrganization(request);
+        return presentCredentialImport(await importsService.getImport(db, organizationId, request.params.id));
+      },
+    );
+
+    app.post(
+      '/credentials/notify/via-schema',
+      {
+        schema: {
+          tags: ['credentials'],
+          summary: 'E-mail every credential of the schema that was never e-mailed (one job per credential)',
+          security: apiKeyOrUserSecurity,
+          body: zNotifyViaSchemaRequest,
+          response: { 200: zNotifyViaSchemaResponse },
+        },
+      },
+      async (request) => {
+        const { organizationId } = requireOrganization(request);
+        return deliveriesService.notifyViaSchema(deliveries, organizationId, request.body);
+      },
+    );
+  };
+}

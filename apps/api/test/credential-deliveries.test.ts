@@ -1,0 +1,233 @@
+import { schema } from '@cp/db';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as deliveriesService from '../src/modules/credentials/credential-deliveries.service.ts';
+import { credentialMail, deliveryMessageId } from '../src/modules/credentials/credential-mail.ts';
+import { credentialDeps } from '../src/modules/credentials/credentials.routes.ts';
+import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const db = () => t.runtime.ctx.database.db;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const verifiedOrganization = (name: string) =>
+  buildVerifiedOrganization(t, name, {
+    name: 'Membership',
+    attributes: [{ name: 'level', type: 'TEXT' }],
+  });
+
+async function createCredential(headers: Record<string, string>, schemaId: string, email: string) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/credentials/with-recipient',
+    headers,
+    payload: {
+      credential: { name: 'Gold membership', schema_id: schemaId, claims: [{ name: 'level', value: 'gold' }] },
+      recipient: { email, first_name: 'Rita', last_name: 'Recipient' },
+    },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json() as { id: string };
+}
+
+type Caught = { id: string; to: string[]; subject: string | null; text: string | null; html: string | null };
+async function mailsTo(email: string) {
+  const response = await t.app.inject({ url: '/dev/mailbox/messages' });
+  return (response.json() as { results: Caught[] }).results.filter((m) => m.to.includes(email));
+}
+
+async function waitForMails(emails: string[]) {
+  for (let i = 0; i < 150; i++) {
+    const counts = await Promise.all(emails.map(async (e) => (await mailsTo(e)).length));
+    if (counts.every((c) => c >= 1)) return;
+    await sleep(200);
+  }
+  throw new Error('mails did not arrive');
+}
+
+const notify = (headers: Record<string, string>, schemaId: string, message?: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/credentials/notify/via-schema',
+    headers,
+    payload: { schema_id: schemaId, ...(message ? { message } : {}) },
+  });
+
+const deliverDeps = () => ({ db: db(), mailer: t.runtime.mailer, credentials: credentialDeps(t.runtime.ctx) });
+
+describe('e-mail delivery via schema', () => {
+  it('e-mails every credential exactly once, even when called twice at once, with the claim link and QR code', async () => {
+    const { headers, schemaRecord } = await verifiedOrganization('Mail Club');
+    const emails = ['one@mail-club.example', 'two@mail-club.example'];
+    const created = [];
+    for (const email of emails) created.push(await createCredential(headers, schemaRecord.schema.id, email));
+    const revoked = await createCredential(headers, schemaRecord.schema.id, 'revoked@mail-club.example');
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/credentials/revoke',
+      headers,
+      payload: { credentials: [revoked.id] },
+    });
+
+    const [first, second] = await Promise.all([
+      notify(headers, schemaRecord.schema.id, 'Welcome to the club!'),
+      notify(headers, schemaRecord.schema.id, 'Welcome to the club!'),
+    ]);
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    expect(first.json().queued + second.json().queued).toBe(2);
+    const third = await notify(headers, schemaRecord.schema.id);
+    expect(third.json()).toEqual({ queued: 0 });
+
+    await waitForMails(emails);
+    await sleep(1500); // any duplicate job would have run by now
+    for (const [i, email] of emails.entries()) {
+      const mails = await mailsTo(email);
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      expect(mail.subject).toBe('Mail Club sent you a credential: Gold membership');
+      const claimUrl = `${t.runtime.ctx.config.publicUrl}/connect/credential/${created[i]!.id}`;
+      expect(mail.text).toContain(claimUrl);
+      expect(mail.text).toContain('Welcome to the club!');
+      expect(mail.text).toContain('Rita Recipient');
+      expect(mail.html).toContain(`href="${claimUrl}"`);
+      expect(mail.html).toContain('src="cid:credential-offer-qr"');
+      expect(mail.html).toContain('Claim your credential');
+    }
+    expect(await mailsTo('revoked@mail-club.example')).toHaveLength(0);
+
+    for (const { id } of created) {
+      const response = await t.app.inject({ url: `/api/credentials/${id}`, headers });
+      expect(response.json()).toMatchObject({ status: 'ISSUED', emailed_at: expect.any(String) });
+    }
+    const deliveries = await db()
+      .select()
+      .from(schema.credentialDeliveries)
+      .where(eq(schema.credentialDeliveries.organizationId, schemaRecord.schema.organizationId!));
+    expect(deliveries.map((d) => d.status)).toEqual(['SENT', 'SENT']);
+    expect(deliveries.every((d) => d.message === 'Welcome to the club!')).toBe(true);
+
+    // The job running again (a retry, a second worker) sends nothing more.
+    for (const delivery of deliveries) {
+      expect(await deliveriesService.deliver(deliverDeps(), delivery.id)).toBe('skipped');
+    }
+    await sleep(300);
+    for (const email of emails) expect(await mailsTo(email)).toHaveLength(1);
+  });
+
+  it('retries a delivery left SENDING by a dead worker only once it is stale, and never after SENT', async () => {
+    const { headers, schemaRecord, organization } = await verifiedOrganization('Crash Club');
+    const credential = await createCredential(headers, schemaRecord.schema.id, 'crash@crash-club.example');
+    // A delivery claimed by a worker that died before sending (no job is queued for it here).
+    const [delivery] = await db()
+      .insert(schema.credentialDeliveries)
+      .values({
+        credentialId: credential.id,
+        organizationId: organization.id,
+        status: 'SENDING',
+        sendingAt: new Date(),
+      })
+      .returning();
+    expect(await deliveriesService.deliver(deliverDeps(), delivery!.id)).toBe('skipped');
+
+    await db()
+      .update(schema.credentialDeliveries)
+      .set({ sendingAt: new Date(Date.now() - (deliveriesService.STALE_SENDING_SECONDS + 60) * 1000) })
+      .where(eq(schema.credentialDeliveries.id, delivery!.id));
+    const results = await Promise.all([
+      deliveriesService.deliver(deliverDeps(), delivery!.id),
+      deliveriesService.deliver(deliverDeps(), delivery!.id),
+    ]);
+    expect(results.sort()).toEqual(['sent', 'skipped']);
+    expect(await deliveriesService.deliver(deliverDeps(), delivery!.id)).toBe('skipped');
+    await waitForMails(['crash@crash-club.example']);
+    expect(await mailsTo('crash@crash-club.example')).toHaveLength(1);
+    const [stored] = await db()
+      .select()
+      .from(schema.credentialDeliveries)
+      .where(eq(schema.credentialDeliveries.id, delivery!.id));
+    expect(stored).toMatchObject({ status: 'SENT', attempts: 1 });
+
+    // notify does not queue it again.
+    expect((await notify(headers, schemaRecord.schema.id)).json()).toEqual({ queued: 0 });
+  });
+
+  it('puts the delivery back for a retry when SMTP fails, with the same Message-ID on the next attempt', async () => {
+    const { headers, schemaRecord, organization } = await verifiedOrganization('Flaky Club');
+    const credential = await createCredential(headers, schemaRecord.schema.id, 'flaky@flaky-club.example');
+    const [delivery] = await db()
+      .insert(schema.credentialDeliveries)
+      .values({ credentialId: credential.id, organizationId: organization.id })
+      .returning();
+    const sent: { messageId?: string | undefined }[] = [];
+    let fail = true;
+    const mailer = {
+      send: async (mail: { messageId?: string }) => {
+        if (fail) throw new Error('SMTP down');
+        sent.push(mail);
+      },
+    };
+    const deps = { ...deliverDeps(), mailer };
+    await expect(deliveriesService.deliver(deps, delivery!.id)).rejects.toThrow('SMTP down');
+    const [queued] = await db()
+      .select()
+      .from(schema.credentialDeliveries)
+      .where(eq(schema.credentialDeliveries.id, delivery!.id));
+    expect(queued).toMatchObject({ status: 'QUEUED', lastError: 'SMTP down', attempts: 1 });
+    fail = false;
+    expect(await deliveriesService.deliver(deps, delivery!.id)).toBe('sent');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.messageId).toBe(deliveryMessageId(delivery!.id, t.runtime.ctx.config.publicUrl));
+  });
+
+  it('builds the e-mail with the QR code of the offer as an inline PNG', async () => {
+    const mail = await credentialMail({
+      deliveryId: '00000000-0000-4000-8000-000000000001',
+      to: 'ada@example.com',
+      recipientFirstName: 'Ada',
+      recipientLastName: 'Lovelace',
+      organizationName: 'Analytical <Engines>',
+      credentialName: 'Diploma',
+      message: 'Congratulations!',
+      publicUrl: 'https://cp.example',
+      credentialId: 'c1',
+      connectionUrl: 'openid-credential-offer://?credential_offer_uri=https%3A%2F%2Fcp.example%2Fx',
+      offerExpiresAt: new Date('2030-01-08T00:00:00Z'),
+    });
+    expect(mail.messageId).toBe('<credential-delivery-00000000-0000-4000-8000-000000000001@cp.example>');
+    expect(mail.html).toContain('Analytical &lt;Engines&gt;');
+    expect(mail.html).toContain('https://cp.example/connect/credential/c1');
+    expect(mail.text).toContain('2030-01-08');
+    const [qr] = mail.attachments;
+    expect(qr).toMatchObject({ cid: 'credential-offer-qr', contentType: 'image/png' });
+    expect(qr!.content.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  });
+
+  it('keeps organizations apart: another organization cannot send via a schema that is not its own', async () => {
+    const a = await verifiedOrganization('Alpha Mail');
+    const b = await verifiedOrganization('Beta Mail');
+    await createCredential(a.headers, a.schemaRecord.schema.id, 'alpha@alpha-mail.example');
+    const response = await notify(b.headers, a.schemaRecord.schema.id);
+    expect(response.statusCode).toBe(404);
+    const deliveries = await db()
+      .select()
+      .from(schema.credentialDeliveries)
+      .where(eq(schema.credentialDeliveries.organizationId, a.organization.id));
+    expect(deliveries).toHaveLength(0);
+    const list = await t.app.inject({ url: '/api/credentials?page=1&limit=10', headers: b.headers });
+    expect(list.json().total).toBe(0);
+    const unverified = await verifiedOrganization('Gamma Mail');
+    await db()
+      .update(schema.organizations)
+      .set({ verificationStatus: 'PENDING', verifiedAt: null })
+      .where(eq(schema.organizations.id, unverified.organization.id));
+    expect((await notify(unverified.headers, unverified.schemaRecord.schema.id)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * CSV import benchmark: generates 10,000- and 100,000-row CSVs and runs the import job (the same code the
+ * pg-boss worker runs: upload checks, streaming parse, row validation, batched inserts with status-list
+ * indexes) against PGlite and PostgreSQL. Prints wall time, rows/s and peak RSS.
+ *
+ *   node_modules/.bin/tsx bench/csv-import.bench.ts [--rows 10000,100000] [--db pglite,postgres]
+ *
+ * PostgreSQL: DATABASE_URL if set, else a fresh database created on postgres://postgres@127.0.0.1:5432
+ * (dropped afterwards). Not part of `npm test`.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { type DatabaseHandle, migrateDatabase, openDatabase, schema } from '@cp/db';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { createCredentialSchema } from '../apps/api/src/modules/credential-schemas/credential-schemas.service.ts';
+import * as importsService from '../apps/api/src/modules/credentials/credential-imports.service.ts';
+import { LocalStorage } from '../apps/api/src/storage/local-storage.ts';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2)
+  args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
+const sizes = (args.get('rows') ?? '10000,100000').split(',').map(Number);
+const targets = (args.get('db') ?? 'pglite,postgres').split(',');
+const STATUS_LIST_SIZE = 1_048_576;
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 20);
+
+function generateCsv(rows: number) {
+  const lines = [
+    'recipient_first_name,recipient_last_name,recipient_email,full_name,score,graduated,graduated_on,homepage',
+  ];
+  for (let i = 0; i < rows; i++) {
+    lines.push(
+      `First${i},Last${i},person${i}@example.com,"Person ${i}, Jr.",${(i % 1000) / 10},${i % 2 === 0},2024-${String((i % 12) + 1).padStart(2, '0')}-15,https://example.com/p/${i}`,
+    );
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+async function openTarget(target: string): Promise<{ handle: DatabaseHandle; close(): Promise<void> }> {
+  if (target === 'pglite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cp-bench-pglite-'));
+    const handle = await openDatabase({ pgliteDir: dir });
+    return {
+      handle,
+      async close() {
+        await handle.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (process.env.DATABASE_URL) {
+    const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, poolMax: 5 });
+    return { handle, close: () => handle.close() };
+  }
+  const server = 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `cp_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.href, poolMax: 5 });
+  return {
+    handle,
+    async close() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: server });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+async function organizationWithSchema(handle: DatabaseHandle) {
+  const db = handle.db;
+  const suffix = randomUUID();
+  const [user] = await db
+    .insert(schema.users)
+    .values({
+      issuer: 'bench',
+      subject: suffix,
+      email: `bench-${suffix}@example.com`,
+    } as typeof schema.users.$inferInsert)
+    .returning();
+  const [organization] = await db
+    .insert(schema.organizations)
+    .values({
+      name: `Bench ${suffix}`,
+      verificationStatus: 'APPROVED',
+      verifiedAt: new Date(),
+    } as typeof schema.organizations.$inferInsert)
+    .returning();
+  const record = await createCredentialSchema(
+    db,
+    { organizationId: organization!.id, userId: user!.id },
+    {
+      name: 'Bench diploma',
+      attributes: [
+        { name: 'full_name', type: 'TEXT' },
+        { name: 'score', type: 'NUMBER' },
+        { name: 'graduated', type: 'BOOLEAN' },
+        { name: 'graduated_on', type: 'DATETIME' },
+        { name: 'homepage', type: 'URL' },
+      ],
+    },
+  );
+  return { organizationId: organization!.id, userId: user!.id, schemaId: record.schema.id };
+}
+
+const results: string[] = [];
+const print = (line = '') => process.stdout.write(`${line}\n`);
+
+/** One measurement (one database, one size) in this process: peak RSS is then that run's alone. */
+async function measure(target: string, rows: number) {
+  const filesDir = mkdtempSync(path.join(tmpdir(), 'cp-bench-files-'));
+  importsService.importLimits.maxRows = rows;
+  importsService.importLimits.maxBytes = 512 * 1024 * 1024;
+  const { handle, close } = await openTarget(target);
+  try {
+    await migrateDatabase(handle);
+    const org = await organizationWithSchema(handle);
+    const csv = generateCsv(rows);
+    const deps = {
+      db: handle.db,
+      storage: new LocalStorage(filesDir),
+      statusListSize: STATUS_LIST_SIZE,
+      enqueue: async () => {},
+    };
+    const baseline = process.memoryUsage().rss;
+    peakRss = baseline;
+    const started = performance.now();
+    const row = await importsService.startImport(deps, org, { schema_id: org.schemaId }, csv);
+    const accepted = performance.now();
+    await importsService.runImport(deps, row.id);
+    const seconds = (performance.now() - started) / 1000;
+    const [done] = await handle.db
+      .select()
+      .from(schema.credentialImports)
+      .where(eq(schema.credentialImports.id, row.id));
+    if (done?.status !== 'COMPLETED' || done.succeededCount !== rows) {
+      throw new Error(`import ended ${done?.status} with ${done?.succeededCount}/${rows}: ${done?.failureReason}`);
+    }
+    return `| ${target} | ${rows.toLocaleString('en')} | ${(csv.length / 1024 / 1024).toFixed(1)} MB | ${((accepted - started) / 1000).toFixed(2)} s | ${seconds.toFixed(2)} s | ${Math.round(rows / seconds).toLocaleString('en')} | ${Math.round(peakRss / 1024 / 1024)} MB (${Math.round(baseline / 1024 / 1024)} MB before) |`;
+  } finally {
+    await close();
+    rmSync(filesDir, { recursive: true, force: true });
+  }
+}
+
+if (args.get('child')) {
+  try {
+    print(`RESULT ${await measure(targets[0]!, sizes[0]!)}`);
+  } finally {
+    clearInterval(sampler);
+  }
+  process.exit(0);
+}
+clearInterval(sampler);
+for (const target of targets) {
+  for (const rows of sizes) {
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, process.argv[1]!, '--child', '1', '--db', target, '--rows', String(rows)],
+      { encoding: 'utf8', env: process.env, maxBuffer: 16 * 1024 * 1024 },
+    );
+    const line = child.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+    if (!line) {
+      process.stderr.write(`${child.stdout}\n${child.stderr}\n`);
+      throw new Error(`the ${target} run of ${rows} rows failed`);
+    }
+    print(line.slice(7));
+    results.push(line.slice(7));
+  }
+}
+print(
+  `\nmachine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 1024 ** 3)} GB, node ${process.version}`,
+);
+print('| database | rows | file | upload checks | total wall time | rows/s | peak RSS of the process |');
+print('|---|---|---|---|---|---|---|');
+for (const line of results) print(line);

@@ -1,0 +1,129 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, snap } from './support/browser.ts';
+import { onConsole, signIn } from './support/journeys.ts';
+import { type Product, startProduct } from './support/product.ts';
+
+let product: Product;
+let browser: Browser;
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+interface MailboxMessage {
+  id: string;
+  to: string[];
+  subject: string | null;
+  html: string | null;
+}
+const mailbox = async (): Promise<MailboxMessage[]> =>
+  (await fetch(`${product.consoleUrl}/dev/mailbox/messages`).then((r) => r.json())).results;
+
+describe('issuing credentials in the console, as an organization user would', () => {
+  it('issues to a typed recipient and to CSV rows (bad rows reported), sends, and the e-mail leads to a claim page with a QR code', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    await signIn(page, product, 'demo@example.com', 'Demo-Passw0rd!');
+
+    // The wizard: the platform's Work Certificate schema.
+    await page.goto(`${product.consoleUrl}/credentials/create`);
+    const schemaCard = page.locator('[data-testid^="wizard-schema-"]', { hasText: 'Work Certificate' }).first();
+    await schemaCard.click();
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('credential-name').fill('Employment record');
+
+    // One recipient typed into the form.
+    await page.getByTestId('recipient-add').click();
+    await page.getByTestId('recipient-email').fill('grace@example.com');
+    await page.getByTestId('recipient-first-name').fill('Grace');
+    await page.getByTestId('recipient-last-name').fill('Hopper');
+    const claims: Record<string, string> = {
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      date_of_birth: '1906-12-09',
+      job_title: 'Rear Admiral',
+      location: 'Arlington',
+      employment_type: 'Full time',
+      start_date: '1943-12-01',
+      end_date: '1986-08-14',
+      description: 'COBOL',
+    };
+    for (const [name, value] of Object.entries(claims)) await page.getByTestId(`claim-${name}`).fill(value);
+    await page.getByTestId('recipient-save').click();
+    await expect.poll(() => page.locator('[data-testid^="recipient-row-"]').count()).toBe(1);
+
+    // A CSV with one good row and one bad row (an invalid e-mail): the good row imports, the bad is reported.
+    await page.getByTestId('csv-import-button').click();
+    const header =
+      'recipient_first_name,recipient_last_name,recipient_email,first_name,last_name,date_of_birth,job_title,location,employment_type,start_date,end_date,description';
+    const csv = [
+      header,
+      'Katherine,Johnson,katherine@example.com,Katherine,Johnson,1918-08-26,Mathematician,Hampton,Full time,1953-06-01,1986-01-01,Orbits',
+      'Bad,Row,not-an-email,Bad,Row,1900-01-01,X,Y,Z,2000-01-01,2001-01-01,W',
+    ].join('\n');
+    await page
+      .getByTestId('csv-file-input')
+      .setInputFiles({ name: 'staff.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByTestId('csv-import-submit').click();
+    await expect
+      .poll(() => page.getByTestId('csv-import-status').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('COMPLETED');
+    // The bad row (row 3 counting the header) is reported; the good one was imported.
+    await expect.poll(() => page.getByTestId('csv-import-errors').textContent()).toMatch(/3/);
+    await snap(page, 'issuing-csv-import-en');
+    await page.getByTestId('csv-import-done').click();
+
+    // Send with a message; the preview shows it.
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('email-message').fill('Welcome aboard!');
+    await expect.poll(() => page.getByTestId('email-preview').textContent()).toContain('Welcome aboard!');
+    await page.getByTestId('wizard-send').click();
+    await page.waitForURL(onConsole(product, '/credentials/'), { timeout: 30_000 });
+
+    // Both recipients got an e-mail; the typed recipient's leads to the claim page with a QR code.
+    await expect
+      .poll(
+        async () =>
+          (await mailbox()).filter((m) => m.to.includes('grace@example.com') || m.to.includes('katherine@example.com'))
+            .length,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(2);
+    const message = (await mailbox()).find((m) => m.to.includes('grace@example.com'))!;
+    await page.goto(`${product.consoleUrl}/dev/mailbox/${message.id}`);
+    const claimLink = /href="([^"]*\/connect\/credential\/[0-9a-f-]{36})"/.exec(message.html ?? '')?.[1];
+    expect(claimLink).toBeTruthy();
+    const holder = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const holderPage = await holder.newPage();
+    await holderPage.goto(claimLink!.replaceAll('&amp;', '&'));
+    await holderPage.getByTestId('claim-qr').waitFor();
+    expect(await holderPage.getByTestId('claim-offer-link').getAttribute('href')).toMatch(
+      /^openid-credential-offer:\/\//,
+    );
+    await snap(holderPage, 'issuing-claim-page-mobile');
+    await holder.close();
+
+    // The list shows both as issued.
+    await page.goto(`${product.consoleUrl}/credentials`);
+    await page.getByTestId('nav-credentials').click();
+    await page.getByTestId('credentials-table').waitFor();
+    for (const name of ['Grace', 'Katherine']) {
+      const row = page.locator('[data-testid^="credential-row-"]', { hasText: name }).first();
+      await row.waitFor();
+      const id = (await row.getAttribute('data-testid'))!.replace('credential-row-', '');
+      await expect.poll(() => page.getByTestId(`credential-status-${id}`).textContent()).toMatch(/issued/i);
+    }
+    await snap(page, 'issuing-list-en');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
