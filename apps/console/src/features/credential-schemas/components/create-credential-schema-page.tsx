@@ -7,6 +7,7 @@ import type { i18n as I18n } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { useCreateCredentialSchema } from '../api/create-credential-schema.ts';
@@ -16,7 +17,6 @@ import {
   type CredentialSchemaFormValues,
   emptyCredentialSchemaForm,
 } from './credential-schema-form.tsx';
-import { credentialSchemaText } from './credential-schema-text.ts';
 
 /** A duplicate starts from the original's attributes under a new name; the original stays as it is. */
 function duplicateValues(schema: CredentialSchema, i18n: I18n): CredentialSchemaFormValues {

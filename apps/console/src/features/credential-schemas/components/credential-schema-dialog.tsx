@@ -15,7 +15,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { credentialSchemaText } from './credential-schema-text.ts';
+import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 
 /** On phones the description goes under the attribute name. */
 const wideOnly = { display: { xs: 'none', md: 'table-cell' } } as const;

@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { credentialSchemaText } from './credential-schema-text.ts';
+import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 
 /** Hidden on phones: the name, the actions and the date are what matter there. */
 const wideOnly = { display: { xs: 'none', md: 'table-cell' } } as const;

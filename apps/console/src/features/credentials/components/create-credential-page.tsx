@@ -29,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
+import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
@@ -48,7 +49,7 @@ let nextKey = 1;
 
 /** /credentials/create?schema=&step=: choose a schema, add recipients (typed or CSV), write the e-mail, send. */
 export function CreateCredentialPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { current } = useIdentity();
@@ -196,6 +197,7 @@ export function CreateCredentialPage() {
           >
             {(schemas.data?.results ?? []).map((item) => {
               const selected = item.id === schemaId;
+              const text = credentialSchemaText(item, i18n);
               return (
                 <Card
                   key={item.id}
@@ -222,13 +224,13 @@ export function CreateCredentialPage() {
                 >
                   <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 0.5, flexWrap: 'wrap' }}>
                     <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
-                      {item.name}
+                      {text.name}
                     </Typography>
                     {item.issue_disabled && <Chip size="small" label={t('issuing.wizard.verifyOnly')} />}
                   </Box>
-                  {item.description && (
+                  {text.description && (
                     <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
-                      {item.description}
+                      {text.description}
                     </Typography>
                   )}
                   <Typography variant="caption" sx={{ color: 'text.secondary' }}>
