@@ -342,6 +342,21 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
       payload: { credentials: [late.id] },
     });
     expect(crossRevoke.statusCode).toBe(404);
+    const crossDelete = await t.app.inject({
+      method: 'POST',
+      url: '/api/credentials/delete',
+      headers: foreign.headers,
+      payload: { credentials: [late.id] },
+    });
+    expect(crossDelete.statusCode).toBe(404);
+    const crossList = await t.app.inject({
+      method: 'GET',
+      url: '/api/credentials?limit=100',
+      headers: foreign.headers,
+    });
+    expect(crossList.json().results.map((c: { id: string }) => c.id)).toEqual([foreignCredential.id]);
+    // And this organization's credential is untouched.
+    expect((await t.app.inject({ method: 'GET', url: `/api/credentials/${late.id}`, headers })).statusCode).toBe(200);
   });
 
   it('only a verified organization issues, with claims typed and checked by the schema', async () => {
