@@ -1,4 +1,4 @@
-import type { MediaPurpose, Problem, UploadedMedia } from '@cp/contracts';
+import type { MediaPurpose, UploadedMedia } from '@cp/contracts';
 import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlineOutlined';
 import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
@@ -7,43 +7,13 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { type DragEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { API_BASE, refreshSession } from '../lib/api-client.ts';
-import { ApiError } from '../lib/api-error.ts';
-import { getStoredIdentity } from '../lib/current-identity.ts';
-import { loadingStore } from '../lib/loading.ts';
+import { API_BASE } from '../lib/api-client.ts';
 import { usePublicConfig } from '../lib/public-config.ts';
-import { getTokens } from '../lib/token-store.ts';
+import { sendWithSession } from '../lib/send-with-session.ts';
 
 /** Fallbacks until GET /api/config answers (the API's defaults); the server enforces its own values. */
 export const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
 export const UPLOAD_MAX_FILES = 5;
-
-/**
- * A call the JSON client cannot make (multipart bodies, binary answers), with the same session rules:
- * Authorization, CurrentIdentity, the loading indicator and one retry after renewing the session on a 401.
- */
-async function sendWithSession(path: string, init: RequestInit, identity?: string): Promise<Response> {
-  const attempt = () => {
-    const headers = new Headers(init.headers);
-    const { accessToken, tokenType } = getTokens();
-    if (accessToken) headers.set('Authorization', `${tokenType} ${accessToken}`);
-    const current = identity ?? getStoredIdentity();
-    if (current) headers.set('CurrentIdentity', current);
-    return fetch(path, { ...init, headers, credentials: 'same-origin' });
-  };
-  loadingStore.start();
-  try {
-    let response = await attempt();
-    if (response.status === 401 && (await refreshSession())) response = await attempt();
-    if (!response.ok) {
-      const problem = (await response.json().catch(() => null)) as Problem | null;
-      throw new ApiError(response.status, problem && typeof problem === 'object' ? problem : null);
-    }
-    return response;
-  } finally {
-    loadingStore.stop();
-  }
-}
 
 /** POST /api/media/upload: one file with its purpose, owned by the organization in CurrentIdentity. */
 export async function uploadMedia(file: File, purpose: MediaPurpose, identity?: string): Promise<UploadedMedia> {

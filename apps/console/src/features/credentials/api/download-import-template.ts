@@ -1,6 +1,6 @@
 import { API_BASE } from '../../../lib/api-client.ts';
 import { withCatalogue } from '../../../lib/api-error.ts';
-import { sendWithSession } from './send-with-session.ts';
+import { sendWithSession } from '../../../lib/send-with-session.ts';
 
 /** GET /api/credentials/import/template?schema_id=: the CSV header and a sample row, saved as a file. */
 export const downloadImportTemplate = (organizationId: string, schemaId: string, fileName: string) =>

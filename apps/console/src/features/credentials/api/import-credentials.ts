@@ -1,6 +1,6 @@
 import { API_BASE } from '../../../lib/api-client.ts';
 import { withCatalogue } from '../../../lib/api-error.ts';
-import { sendWithSession } from './send-with-session.ts';
+import { sendWithSession } from '../../../lib/send-with-session.ts';
 
 export interface ImportStarted {
   id: string;

@@ -1,9 +1,9 @@
 import type { Problem } from '@cp/contracts';
-import { refreshSession } from '../../../lib/api-client.ts';
-import { ApiError } from '../../../lib/api-error.ts';
-import { getStoredIdentity } from '../../../lib/current-identity.ts';
-import { loadingStore } from '../../../lib/loading.ts';
-import { getTokens } from '../../../lib/token-store.ts';
+import { refreshSession } from './api-client.ts';
+import { ApiError } from './api-error.ts';
+import { getStoredIdentity } from './current-identity.ts';
+import { loadingStore } from './loading.ts';
+import { getTokens } from './token-store.ts';
 
 /**
  * A call the JSON client cannot make (multipart bodies, file downloads), with the same session rules:
