@@ -30,6 +30,9 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import { organizationKeysRoutes } from './modules/organization-keys/organization-keys.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { openid4vpRoutes } from './modules/verifications/openid4vp.routes.ts';
+import { verificationsRoutes } from './modules/verifications/verifications.routes.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 
 /** Builds the HTTP application (API under /api, the console's files at /). Tests call this directly. */
@@ -111,6 +114,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(mediaRoutes(ctx));
       await api.register(kybRoutes(ctx));
       await api.register(apiKeysRoutes(ctx));
+      await api.register(verificationsRoutes(ctx));
+      await api.register(webhooksRoutes(ctx));
     },
     { prefix: '/api' },
   );
@@ -118,6 +123,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Issuer-facing public documents live outside /api: their URLs are fixed by the standards.
   await app.register(organizationKeysRoutes(ctx));
   await app.register(issuerRoutes(ctx));
+  await app.register(openid4vpRoutes(ctx));
   if (ctx.mailbox) registerDevMailbox(app, ctx.mailbox);
   if (hasConsole) {
     await app.register(fastifyStatic, {

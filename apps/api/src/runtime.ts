@@ -20,6 +20,7 @@ import { CLEANUP_QUEUE, deleteExpiredRows } from './modules/maintenance/maintena
 import { LocalKeyStore } from './modules/organization-keys/key-store.ts';
 import { backfillKeys, KEY_BACKFILL_QUEUE } from './modules/organization-keys/organization-keys.service.ts';
 import { loadPlatformCa } from './modules/organization-keys/platform-ca.ts';
+import { registerWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
 import { createStorage } from './storage/storage.ts';
 
 export type AccountCenter = Awaited<ReturnType<typeof createAccountCenter>>;
@@ -162,6 +163,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     };
     await registerCredentialImportWorker(ctx);
     await registerCredentialDeliveryWorker(ctx, mailer);
+    await registerWebhookWorker(ctx);
     return { ctx, secretBox, mailer, accountCenter, close };
   } catch (err) {
     await close();

@@ -9,3 +9,5 @@ export * from './media.ts';
 export * from './organizations.ts';
 export * from './password.ts';
 export * from './users.ts';
+export * from './verifications.ts';
+export * from './webhooks.ts';

@@ -226,7 +226,7 @@ export async function verifySdJwtVc(compact: string, options: VerifySdJwtVcOptio
 }
 
 /** Every digest the signed payload references: `_sd` arrays and array-element `{"...": digest}`. */
-function collectDigests(value: unknown, into = new Set<string>()): Set<string> {
+export function collectDigests(value: unknown, into = new Set<string>()): Set<string> {
   if (Array.isArray(value)) {
     for (const item of value) {
       if (

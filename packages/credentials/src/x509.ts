@@ -93,7 +93,8 @@ export function certificatePublicJwkFromPem(pem: string): Promise<JsonWebKey> {
   return x5cLeafJwk([new x509.X509Certificate(pem).toString('base64')]);
 }
 
-async function x5cLeafJwk(x5c: string[]): Promise<JsonWebKey> {
+/** The public key of an x5c chain's leaf (not a trust decision: see verifyX5cChain). */
+export async function x5cLeafJwk(x5c: string[]): Promise<JsonWebKey> {
   const leaf = new x509.X509Certificate(x5c[0]!);
   const key = await leaf.publicKey.export(ECDSA_P256, ['verify']);
   const jwk = await crypto.subtle.exportKey('jwk', key);

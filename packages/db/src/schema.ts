@@ -461,3 +461,136 @@ export const credentialDeliveries = pgTable(
     index('credential_deliveries_org_idx').on(t.organizationId, t.status),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Verification: verification requests, individual attempts (OpenID4VP), webhooks.
+// ---------------------------------------------------------------------------------------------
+
+/** One rule of a verification: a schema attribute, an operator and a value, kept by value. */
+export type VerificationRuleRecord = {
+  attributeId: string;
+  name: string;
+  type: string;
+  operator: 'EQUAL' | 'NOT' | 'BIGGER' | 'SMALLER';
+  value: string;
+};
+
+/** A verification request of an organization: what to ask for and the rules the answer must meet. */
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Short public reference shown as the proof id. */
+    presentId: text('present_id').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    schemaId: uuid('schema_id')
+      .notNull()
+      .references(() => credentialSchemas.id, { onDelete: 'restrict' }),
+    /** SINGLE | MULTI */
+    type: text('type').notNull(),
+    rules: jsonb('rules').$type<VerificationRuleRecord[]>().notNull().default([]),
+    trustedIssuers: jsonb('trusted_issuers').$type<string[]>().notNull().default([]),
+    /** Claim names to ask the wallet to disclose (the rules' claims included). */
+    requestedClaims: jsonb('requested_claims').$type<string[]>().notNull().default([]),
+    requestedAttributeIds: jsonb('requested_attribute_ids').$type<string[]>().notNull().default([]),
+    /** SINGLE only: set when an attempt completed, in the same transaction; the link is then used. */
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('verifications_org_idx').on(t.organizationId, t.type, t.createdAt),
+    uniqueIndex('verifications_present_id_key').on(t.presentId),
+  ],
+);
+
+/** One holder's attempt at a verification (the reference product's "individual"). */
+export const verificationIndividuals = pgTable(
+  'verification_individuals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    verificationId: uuid('verification_id')
+      .notNull()
+      .references(() => verifications.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    customerId: text('customer_id').notNull(),
+    /** CREATED | REQUESTED | VERIFIED | FAILED */
+    status: text('status').notNull().default('CREATED'),
+    /** OpenID4VP request values, fixed at creation. */
+    nonce: text('nonce').notNull(),
+    state: text('state').notNull(),
+    /** The ephemeral ECDH-ES private JWK for direct_post.jwt, encrypted under the master key. */
+    responseKeyCiphertext: text('response_key_ciphertext').notNull(),
+    responseKeyPublic: jsonb('response_key_public').$type<PublicJwk>().notNull(),
+    /** What the request asked for, frozen when the attempt began (edits apply to later attempts). */
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    checks: jsonb('checks').$type<Record<string, unknown>[]>().notNull().default([]),
+    presentedClaims: jsonb('presented_claims').$type<Record<string, unknown>>().notNull().default({}),
+    issuer: text('issuer'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('verification_individuals_verification_idx').on(t.verificationId, t.createdAt),
+    index('verification_individuals_customer_idx').on(t.verificationId, t.customerId, t.createdAt),
+  ],
+);
+
+/** An integration's webhook endpoint. The signing secret is encrypted (it must be usable to sign). */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: jsonb('events').$type<string[]>().notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    secretLastFour: text('secret_last_four').notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [index('webhooks_org_idx').on(t.organizationId, t.createdAt)],
+);
+
+/** One event for one endpoint: sent by a job, retried with backoff, kept as the delivery log. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** PENDING | SUCCEEDED | FAILED */
+    status: text('status').notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_key').on(t.webhookId, t.eventId),
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
+  ],
+);

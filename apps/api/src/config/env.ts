@@ -78,6 +78,8 @@ const zEnv = z.object({
   PLATFORM_CA_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   STATUS_LIST_SIZE: z.coerce.number().int().min(1024).max(8_388_608).default(131_072),
   STATUS_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  // Verifier: extra PEM certificate authorities trusted for issuers' x5c chains (the platform CA always is).
+  VERIFIER_TRUST_ANCHORS_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   CREDENTIAL_OFFER_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
   // Operations.
   ERROR_WEBHOOK_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
@@ -120,6 +122,7 @@ export interface Config {
     statusListSize: number;
     statusListTtlSeconds: number;
     offerTtlDays: number;
+    verifierTrustAnchorsFile: string | undefined;
   };
   adminEmails: string[];
   storage: {
@@ -223,6 +226,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       statusListSize: e.STATUS_LIST_SIZE,
       statusListTtlSeconds: e.STATUS_LIST_TTL_SECONDS,
       offerTtlDays: e.CREDENTIAL_OFFER_TTL_DAYS,
+      verifierTrustAnchorsFile: e.VERIFIER_TRUST_ANCHORS_FILE,
     },
     adminEmails: e.ADMIN_EMAILS,
     storage: {

@@ -54,7 +54,11 @@ export class JobQueue {
     await this.#boss.schedule(queue, cron, {}, { tz: 'UTC' });
   }
 
-  async send<T extends object>(queue: string, data: T, options: { singletonKey?: string } = {}) {
-    return this.#boss.send(queue, data, options.singletonKey ? { singletonKey: options.singletonKey } : {});
+  /** `startAfter` delays the job until that moment (a retry on its own schedule). */
+  async send<T extends object>(queue: string, data: T, options: { singletonKey?: string; startAfter?: Date } = {}) {
+    return this.#boss.send(queue, data, {
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+      ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+    });
   }
 }

@@ -86,6 +86,17 @@ export async function findCredentialSchema(
   return record;
 }
 
+/** A platform schema by its fixed slug (the `vct` type metadata of platform credentials). */
+export async function findPlatformCredentialSchema(db: Database, slug: string) {
+  const rows = await db
+    .select({ schema: credentialSchemas, creator: creatorColumns })
+    .from(credentialSchemas)
+    .leftJoin(users, eq(users.id, credentialSchemas.createdByUserId))
+    .where(and(eq(credentialSchemas.slug, slug), isNull(credentialSchemas.organizationId)));
+  const [record] = await withAttributes(db, rows);
+  return record;
+}
+
 export async function insertCredentialSchema(
   db: Database,
   values: {

@@ -37,6 +37,9 @@ export async function getCredentialSchema(
   return record;
 }
 
+export const findPlatformCredentialSchema = (db: Database, slug: string) =>
+  repository.findPlatformCredentialSchema(db, slug);
+
 /** Publishes a schema. There is no update: a published schema is immutable (duplicate it instead). */
 export async function createCredentialSchema(
   db: Database,

@@ -66,3 +66,7 @@ export const platformCredentialSchemas: PlatformCredentialSchema[] = [
     ],
   },
 ];
+
+const platformSlugs = new Set(platformCredentialSchemas.map((s) => s.slug));
+/** Organization schema slugs end with 8 hex digits of their id, so they never take a platform slug. */
+export const isPlatformSchemaSlug = (slug: string) => platformSlugs.has(slug);

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
+import { webhookDeps } from '../webhooks/webhooks.service.ts';
 import { credentialImportsRoutes } from './credential-imports.routes.ts';
 import { presentCredential } from './credentials.presenter.ts';
 import * as credentialsService from './credentials.service.ts';
@@ -26,6 +27,7 @@ export function credentialDeps(ctx: AppContext): credentialsService.CredentialDe
     statusListSize: ctx.config.credentialEngine.statusListSize,
     offerTtlDays: ctx.config.credentialEngine.offerTtlDays,
     offerCodeKey: ctx.secrets.offerCodeKey,
+    webhooks: webhookDeps(ctx),
   };
 }
 

@@ -7,6 +7,7 @@ import { sha256 } from '../../lib/crypto.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import * as kybService from '../kyb/kyb.service.ts';
 import { issuerUrl } from '../organization-keys/identifiers.ts';
+import { dispatchWebhookDeliveries, recordWebhookEvents, type WebhookDeps } from '../webhooks/webhooks.service.ts';
 import * as repository from './credentials.repository.ts';
 
 export interface CredentialDeps {
@@ -16,6 +17,8 @@ export interface CredentialDeps {
   offerTtlDays: number;
   /** Derives a pre-authorized code from an offer id (HMAC under a platform secret): never stored. */
   offerCodeKey: Buffer;
+  /** Webhook events (`credential.revoked`; the issuer sends `credential.claimed`). */
+  webhooks: WebhookDeps;
 }
 
 export interface SchemaSnapshot {
@@ -117,24 +120,55 @@ export async function getCredential(deps: Pick<CredentialDeps, 'db'>, organizati
 }
 
 /** Revokes credentials of the organization: their status bit becomes 1 and open offers end. */
-export async function revokeCredentials(deps: Pick<CredentialDeps, 'db'>, organizationId: string, ids: string[]) {
+export async function revokeCredentials(
+  deps: Pick<CredentialDeps, 'db' | 'webhooks'>,
+  organizationId: string,
+  ids: string[],
+) {
   const unique = [...new Set(ids)];
   if ((await repository.countExisting(deps.db, organizationId, unique)) !== unique.length) {
     throw new AppError('CREDENTIAL_NOT_FOUND', { detail: 'One or more credentials do not exist.' });
   }
-  return deps.db.transaction((tx) => repository.revokeCredentials(tx, organizationId, unique));
+  const { revoked, deliveryIds } = await deps.db.transaction(async (tx) => {
+    const revoked = await repository.revokeCredentials(tx, organizationId, unique);
+    return { revoked, deliveryIds: await recordRevokedEvents(tx, organizationId, revoked) };
+  });
+  await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);
+  return revoked;
+}
+
+/** One `credential.revoked` webhook event per credential just revoked, stored with the revocation. */
+function recordRevokedEvents(tx: Database, organizationId: string, revoked: string[]) {
+  if (revoked.length === 0) return Promise.resolve([]);
+  return recordWebhookEvents(tx, organizationId, 'credential.revoked', async () => {
+    const data: Record<string, unknown>[] = [];
+    for (const id of revoked) {
+      const row = await repository.findCredential(tx, organizationId, id);
+      if (row?.revokedAt) {
+        data.push({ credential_id: row.id, schema_id: row.schemaId, revoked_at: row.revokedAt.toISOString() });
+      }
+    }
+    return data;
+  });
 }
 
 /** Deletes credentials of the organization; an issued one is revoked first so it stops verifying. */
-export async function deleteCredentials(deps: Pick<CredentialDeps, 'db'>, organizationId: string, ids: string[]) {
+export async function deleteCredentials(
+  deps: Pick<CredentialDeps, 'db' | 'webhooks'>,
+  organizationId: string,
+  ids: string[],
+) {
   const unique = [...new Set(ids)];
   if ((await repository.countExisting(deps.db, organizationId, unique)) !== unique.length) {
     throw new AppError('CREDENTIAL_NOT_FOUND', { detail: 'One or more credentials do not exist.' });
   }
-  return deps.db.transaction(async (tx) => {
-    await repository.revokeCredentials(tx, organizationId, unique);
-    return repository.softDeleteCredentials(tx, organizationId, unique);
+  const { deleted, deliveryIds } = await deps.db.transaction(async (tx) => {
+    const revoked = await repository.revokeCredentials(tx, organizationId, unique);
+    const deliveryIds = await recordRevokedEvents(tx, organizationId, revoked);
+    return { deleted: await repository.softDeleteCredentials(tx, organizationId, unique), deliveryIds };
   });
+  await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);
+  return deleted;
 }
 
 // ---- offers ---------------------------------------------------------------------------------------

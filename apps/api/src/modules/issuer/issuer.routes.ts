@@ -120,6 +120,15 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       return metadata;
     });
 
+    // The platform schemas' shared types (KYC, certificates): one `vct` whoever issues them.
+    app.get('/vct/:slug', async (request, reply) => {
+      const { slug } = params(z.object({ slug: z.string().min(1).max(200) }), request.params);
+      const metadata = await issuerService.typeMetadata(deps, null, slug);
+      cors(reply).header('cache-control', 'public, max-age=300');
+      if (!metadata) return reply.status(404).send({ error: 'not_found' });
+      return metadata;
+    });
+
     app.get('/orgs/:id/status-list', async (request, reply) => {
       const { id } = params(zOrgParams, request.params);
       const token = await issuerService.statusListToken(deps, id);

@@ -11,13 +11,15 @@ import {
 import type { Database } from '@cp/db';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
-import { findRevokedIndexes, findStatusListSize } from '../credentials/credentials.repository.ts';
+import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
+import { findCredential, findRevokedIndexes, findStatusListSize } from '../credentials/credentials.repository.ts';
 import { type CredentialDeps, preAuthorizedCode, type SchemaSnapshot } from '../credentials/credentials.service.ts';
 import * as nonces from '../nonces/nonces.service.ts';
-import { issuerUrl } from '../organization-keys/identifiers.ts';
+import { credentialVct, issuerUrl } from '../organization-keys/identifiers.ts';
 import type { KeyDeps } from '../organization-keys/organization-keys.service.ts';
 import * as keysService from '../organization-keys/organization-keys.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
+import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import * as repository from './issuer.repository.ts';
 
 export const PRE_AUTHORIZED_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
@@ -78,7 +80,7 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
         record.schema.slug,
         {
           format: 'dc+sd-jwt',
-          vct: `${issuer}/vct/${record.schema.slug}`,
+          vct: credentialVct(deps.publicUrl, organizationId, record.schema.slug),
           cryptographic_binding_methods_supported: ['jwk'],
           credential_signing_alg_values_supported: ['ES256'],
           proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
@@ -272,7 +274,7 @@ export async function requestCredential(
     signer: signer.signer,
     header: { kid: signer.kid, x5c: signer.x5c },
     issuer,
-    vct: `${issuer}/vct/${snapshot.slug}`,
+    vct: credentialVct(deps.publicUrl, organizationId, snapshot.slug),
     holderJwk: jwk,
     claims: credential.claims,
     status: { idx: credential.statusIndex, uri: `${issuer}/status-list` },
@@ -281,17 +283,25 @@ export async function requestCredential(
     holderJwk: jwk as Record<string, unknown>,
     signingKeyId: signer.keyId,
   });
+  const claimed = await findCredential(deps.db, organizationId, credential.id);
+  if (claimed?.status === 'CLAIMED' && claimed.claimedAt) {
+    await enqueueWebhookEvent(deps.credentials.webhooks, {
+      organizationId,
+      type: 'credential.claimed',
+      data: { credential_id: claimed.id, schema_id: claimed.schemaId, claimed_at: claimed.claimedAt.toISOString() },
+    });
+  }
   return { credentials: [{ credential: sdJwt }] };
 }
 
 /** SD-JWT VC Type Metadata at the `vct` URL. */
-export async function typeMetadata(deps: IssuerDeps, organizationId: string, slug: string) {
-  const schemas = await issuableSchemas(deps.db, organizationId);
-  const record = schemas.find((r) => r.schema.slug === slug);
-  if (!record) return undefined;
-  const issuer = issuerUrl(deps.publicUrl, organizationId);
+export async function typeMetadata(deps: IssuerDeps, organizationId: string | null, slug: string) {
+  const record = organizationId
+    ? (await issuableSchemas(deps.db, organizationId)).find((r) => r.schema.slug === slug)
+    : await credentialSchemasService.findPlatformCredentialSchema(deps.db, slug);
+  if (!record || (organizationId && isPlatformSchemaSlug(slug))) return undefined;
   return {
-    vct: `${issuer}/vct/${slug}`,
+    vct: organizationId ? credentialVct(deps.publicUrl, organizationId, slug) : `${deps.publicUrl}/vct/${slug}`,
     name: record.schema.name,
     ...(record.schema.description ? { description: record.schema.description } : {}),
     display: LOCALES.map((locale) => ({ locale, name: record.schema.name })),

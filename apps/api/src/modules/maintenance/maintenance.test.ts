@@ -31,4 +31,49 @@ describe('deleteExpiredRows', () => {
     expect(left.map((r) => r.id)).toEqual(['live']);
     expect(await db.select().from(schema.authSessions)).toHaveLength(1);
   });
+
+  it('removes verification attempts no wallet answered within a day, and keeps answered ones', async () => {
+    const db = database.handle.db;
+    const [organization] = await db.insert(schema.organizations).values({ name: 'Org' }).returning();
+    const [credentialSchema] = await db
+      .insert(schema.credentialSchemas)
+      .values({ organizationId: organization!.id, name: 'S', slug: 's-00000000' })
+      .returning();
+    const [verification] = await db
+      .insert(schema.verifications)
+      .values({
+        organizationId: organization!.id,
+        presentId: 'VP-TEST0001',
+        name: 'V',
+        schemaId: credentialSchema!.id,
+        type: 'MULTI',
+      })
+      .returning();
+    const attempt = (status: string, ageMs: number) => ({
+      verificationId: verification!.id,
+      organizationId: organization!.id,
+      customerId: status,
+      status,
+      nonce: 'n',
+      state: 's',
+      responseKeyCiphertext: 'x',
+      responseKeyPublic: { kty: 'EC' },
+      request: {},
+      createdAt: new Date(Date.now() - ageMs),
+    });
+    await db
+      .insert(schema.verificationIndividuals)
+      .values([
+        attempt('CREATED', 2 * 86_400_000),
+        attempt('REQUESTED', 2 * 86_400_000),
+        attempt('VERIFIED', 30 * 86_400_000),
+        attempt('CREATED', 60_000),
+      ]);
+    const result = await deleteExpiredRows(db);
+    expect(result.abandonedVerificationAttempts).toBe(2);
+    const left = await db
+      .select({ status: schema.verificationIndividuals.status })
+      .from(schema.verificationIndividuals);
+    expect(left.map((r) => r.status).sort()).toEqual(['CREATED', 'VERIFIED']);
+  });
 });

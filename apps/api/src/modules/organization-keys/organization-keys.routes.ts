@@ -15,6 +15,10 @@ const PUBLIC_CACHE = 'public, max-age=300';
 export function organizationKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = () => ctx.keys;
   return async (app) => {
+    // Public documents: wallets and verifiers in browsers on other origins read them too.
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+    });
     app.get(
       '/orgs/:id/did.json',
       { schema: { tags: ['issuer'], summary: 'did:web document of an organization', params: zIdParams } },

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { credentialDeps } from '../credentials/credentials.routes.ts';
+import * as issuerService from '../issuer/issuer.service.ts';
+import { webhookDeps } from '../webhooks/webhooks.service.ts';
+import * as openid4vp from './openid4vp.service.ts';
+import { httpFetcher, presentationResolvers, type ResourceFetcher } from './presentation-resolvers.ts';
+
+const zParams = z.object({ id: z.uuid() });
+const OWN_STATUS_LIST = /^\/orgs\/([0-9a-f-]{36})\/status-list$/;
+
+/** Splits a PEM bundle into its certificates. */
+const pemCertificates = (bundle: string) =>
+  bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+
+/**
+ * The verifier's fetcher: this platform's own status lists are read from the database (the same signed
+ * token its issuer serves, without a round trip through the load balancer); anything else over HTTP.
+ */
+function platformFetcher(ctx: AppContext): ResourceFetcher {
+  const http = httpFetcher({ allowHttp: !ctx.config.isProduction });
+  const issuerDeps: issuerService.IssuerDeps = {
+    db: ctx.database.db,
+    keys: ctx.keys,
+    credentials: credentialDeps(ctx),
+    publicUrl: ctx.config.publicUrl,
+    statusListTtlSeconds: ctx.config.credentialEngine.statusListTtlSeconds,
+    statusListSize: ctx.config.credentialEngine.statusListSize,
+  };
+  const origin = new URL(ctx.config.publicUrl).origin;
+  return {
+    async text(url, accept) {
+      const parsed = new URL(url);
+      const own = parsed.origin === origin && !parsed.search ? OWN_STATUS_LIST.exec(parsed.pathname) : null;
+      if (own?.[1]) return issuerService.statusListToken(issuerDeps, own[1]);
+      return http.text(url, accept);
+    },
+  };
+}
+
+export function verifierDeps(ctx: AppContext): openid4vp.VerifierDeps {
+  const extraAnchors = ctx.config.credentialEngine.verifierTrustAnchorsFile;
+  const trustAnchorsPem = [
+    ctx.keys.ca.certificatePem,
+    ...(extraAnchors ? pemCertificates(readFileSync(extraAnchors, 'utf8')) : []),
+  ];
+  return {
+    db: ctx.database.db,
+    keys: ctx.keys,
+    secretBox: ctx.secretBox,
+    publicUrl: ctx.config.publicUrl,
+    webhooks: webhookDeps(ctx),
+    resolvers: presentationResolvers({
+      fetcher: platformFetcher(ctx),
+      trustAnchorsPem,
+      allowHttp: !ctx.config.isProduction,
+    }),
+  };
+}
+
+/** Wallets may run in a browser on another origin: the verifier endpoints are public and cookie-free. */
+function cors(reply: FastifyReply) {
+  return reply
+    .header('access-control-allow-origin', '*')
+    .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+    .header('access-control-allow-headers', 'content-type')
+    .header('access-control-max-age', '600')
+    .header('cache-control', 'no-store');
+}
+
+function verifierError(reply: FastifyReply, err: unknown) {
+  if (err instanceof openid4vp.VerifierError) {
+    return cors(reply).status(err.status).send({ error: err.error, error_description: err.description });
+  }
+  throw err;
+}
+
+/**
+ * OpenID4VP 1.0 endpoints outside /api (their URLs travel inside requests): the request object by
+ * reference (`request_uri`, GET or POST) and the response endpoint (`direct_post` / `direct_post.jwt`).
+ */
+export function openid4vpRoutes(ctx: AppContext): FastifyPluginAsync {
+  const deps = verifierDeps(ctx);
+  const id = (params: unknown) => {
+    const parsed = zParams.safeParse(params);
+    if (!parsed.success) throw new openid4vp.VerifierError('invalid_request', 'Malformed request id.', 404);
+    return parsed.data.id;
+  };
+  return async (app) => {
+    const serveRequest = async (params: unknown, reply: FastifyReply) => {
+      try {
+        const jwt = await openid4vp.requestObject(deps, id(params));
+        return cors(reply).type('application/oauth-authz-req+jwt').send(jwt);
+      } catch (err) {
+        return verifierError(reply, err);
+      }
+    };
+    app.get('/oid4vp/requests/:id', async (request, reply) => serveRequest(request.params, reply));
+    // request_uri_method=post: the wallet may POST its metadata; the request object is the same.
+    app.post('/oid4vp/requests/:id', async (request, reply) => serveRequest(request.params, reply));
+
+    app.post('/oid4vp/responses/:id', async (request, reply) => {
+      try {
+        const answer = await openid4vp.handleResponse(deps, id(request.params), request.body);
+        return cors(reply).send({ redirect_uri: answer.redirect_uri });
+      } catch (err) {
+        return verifierError(reply, err);
+      }
+    });
+    app.options('/oid4vp/*', async (_request, reply) => cors(reply).status(204).send());
+  };
+}

@@ -1,0 +1,80 @@
+import type {
+  CredentialSchemaAttributeType,
+  IndividualStatus,
+  Verification,
+  VerificationCheck,
+  VerificationIndividual,
+  VerificationOperator,
+  VerificationType,
+} from '@cp/contracts';
+import type { CredentialSchemaRecord } from '../credential-schemas/credential-schemas.service.ts';
+import { holderPageUrl } from './openid4vp.service.ts';
+import type { VerificationIndividualRow, VerificationRecord } from './verifications.repository.ts';
+
+export const verificationLink = (publicUrl: string, id: string) => `${publicUrl}/connect/redirect/${id}`;
+
+export function presentVerification(
+  record: VerificationRecord & { schema: CredentialSchemaRecord },
+  publicUrl: string,
+): Verification {
+  const { verification, creator, usage, schema } = record;
+  return {
+    id: verification.id,
+    name: verification.name,
+    description: verification.description,
+    status: verification.type === 'SINGLE' && verification.completedAt ? 'COMPLETED' : 'ACTIVE',
+    present_id: verification.presentId,
+    type: verification.type as VerificationType,
+    user: creator ? { id: creator.id, first_name: creator.firstName ?? '', last_name: creator.lastName ?? '' } : null,
+    created_at: verification.createdAt.toISOString(),
+    updated_at: verification.updatedAt.toISOString(),
+    schema: {
+      id: schema.schema.id,
+      name: schema.schema.name,
+      attributes: schema.attributes.map((a) => ({
+        id: a.id,
+        name: a.name,
+        type: a.type as CredentialSchemaAttributeType,
+      })),
+    },
+    attributes: verification.rules.map((rule) => ({
+      attribute_id: rule.attributeId,
+      name: rule.name,
+      operator: rule.operator as VerificationOperator,
+      value: rule.value,
+      type: rule.type as CredentialSchemaAttributeType,
+    })),
+    trusted_issuers: verification.trustedIssuers,
+    requested_claims: verification.requestedClaims,
+    requested_attribute_ids: verification.requestedAttributeIds,
+    usage,
+    link: verificationLink(publicUrl, verification.id),
+  };
+}
+
+/** The disclosed claims in the order the verification asked for them (wallets disclose in any order). */
+function orderedClaims(row: VerificationIndividualRow) {
+  const requested = (row.request as { requestedClaims?: string[] }).requestedClaims ?? [];
+  const rank = (name: string) => {
+    const index = requested.indexOf(name);
+    return index === -1 ? requested.length : index;
+  };
+  return Object.fromEntries(Object.entries(row.presentedClaims).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+export function presentIndividual(row: VerificationIndividualRow, publicUrl: string): VerificationIndividual {
+  const checks = row.checks as unknown as VerificationCheck[];
+  return {
+    id: row.id,
+    verification_id: row.verificationId,
+    customer_id: row.customerId,
+    status: row.status as IndividualStatus,
+    connection_url: holderPageUrl(publicUrl, row.id),
+    created_at: row.createdAt.toISOString(),
+    verified_at: row.verifiedAt?.toISOString() ?? null,
+    presented_claims: orderedClaims(row),
+    issuer: row.issuer,
+    checks,
+    validation_error: checks.find((c) => !c.passed)?.code ?? null,
+  };
+}

@@ -1,0 +1,218 @@
+import { type Database, schema } from '@cp/db';
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+
+const { verifications, verificationIndividuals, credentialSchemas, users } = schema;
+
+export type VerificationRow = typeof verifications.$inferSelect;
+export type VerificationIndividualRow = typeof verificationIndividuals.$inferSelect;
+export type NewVerification = typeof verifications.$inferInsert;
+export type NewVerificationIndividual = typeof verificationIndividuals.$inferInsert;
+
+export interface VerificationRecord {
+  verification: VerificationRow;
+  schemaName: string;
+  creator: { id: string; firstName: string | null; lastName: string | null } | null;
+  usage: { total: number; verified: number; failed: number };
+}
+
+const live = (organizationId: string) =>
+  and(eq(verifications.organizationId, organizationId), isNull(verifications.deletedAt));
+
+async function withDetails(
+  db: Database,
+  rows: { verification: VerificationRow; schemaName: string | null; creator: VerificationRecord['creator'] }[],
+): Promise<VerificationRecord[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.verification.id);
+  const usage = await db
+    .select({
+      verificationId: verificationIndividuals.verificationId,
+      total: count(),
+      verified: sql<number>`count(*) filter (where ${verificationIndividuals.status} = 'VERIFIED')`.mapWith(Number),
+      failed: sql<number>`count(*) filter (where ${verificationIndividuals.status} = 'FAILED')`.mapWith(Number),
+    })
+    .from(verificationIndividuals)
+    .where(inArray(verificationIndividuals.verificationId, ids))
+    .groupBy(verificationIndividuals.verificationId);
+  return rows.map((r) => {
+    const u = usage.find((x) => x.verificationId === r.verification.id);
+    return {
+      verification: r.verification,
+      schemaName: r.schemaName ?? '',
+      creator: r.creator?.id ? r.creator : null,
+      usage: { total: u?.total ?? 0, verified: u?.verified ?? 0, failed: u?.failed ?? 0 },
+    };
+  });
+}
+
+const columns = {
+  verification: verifications,
+  schemaName: credentialSchemas.name,
+  creator: { id: users.id, firstName: users.firstName, lastName: users.lastName },
+};
+
+export async function findVerifications(
+  db: Database,
+  organizationId: string,
+  query: { type?: string; offset: number; limit: number },
+) {
+  const where = and(live(organizationId), query.type ? eq(verifications.type, query.type) : undefined);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select(columns)
+      .from(verifications)
+      .leftJoin(credentialSchemas, eq(credentialSchemas.id, verifications.schemaId))
+      .leftJoin(users, eq(users.id, verifications.createdByUserId))
+      .where(where)
+      .orderBy(desc(verifications.createdAt), desc(verifications.id))
+      .offset(query.offset)
+      .limit(query.limit),
+    db.select({ total: count() }).from(verifications).where(where),
+  ]);
+  return { records: await withDetails(db, rows as never), total: totalRow?.total ?? 0 };
+}
+
+export async function findVerification(db: Database, organizationId: string, id: string) {
+  const rows = await db
+    .select(columns)
+    .from(verifications)
+    .leftJoin(credentialSchemas, eq(credentialSchemas.id, verifications.schemaId))
+    .leftJoin(users, eq(users.id, verifications.createdByUserId))
+    .where(and(live(organizationId), eq(verifications.id, id)));
+  const [record] = await withDetails(db, rows as never);
+  return record;
+}
+
+/** A live verification by id alone: the public holder pages know only the link. */
+export async function findPublicVerification(db: Database, id: string) {
+  const [row] = await db
+    .select()
+    .from(verifications)
+    .where(and(eq(verifications.id, id), isNull(verifications.deletedAt)));
+  return row;
+}
+
+export async function insertVerification(db: Database, values: NewVerification) {
+  const [row] = await db.insert(verifications).values(values).returning();
+  return row!;
+}
+
+export async function updateVerification(
+  db: Database,
+  organizationId: string,
+  id: string,
+  values: Partial<NewVerification>,
+) {
+  const rows = await db
+    .update(verifications)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(live(organizationId), eq(verifications.id, id)))
+    .returning({ id: verifications.id });
+  return rows.length === 1;
+}
+
+export async function softDeleteVerification(db: Database, organizationId: string, id: string) {
+  const rows = await db
+    .update(verifications)
+    .set({ deletedAt: new Date() })
+    .where(and(live(organizationId), eq(verifications.id, id)))
+    .returning({ id: verifications.id });
+  return rows.length === 1;
+}
+
+/** Marks a single-use verification used; false when another attempt did it first. */
+export async function claimSingleUse(db: Database, id: string) {
+  const rows = await db
+    .update(verifications)
+    .set({ completedAt: new Date() })
+    .where(and(eq(verifications.id, id), isNull(verifications.completedAt)))
+    .returning({ id: verifications.id });
+  return rows.length === 1;
+}
+
+// ---- Individuals ----------------------------------------------------------------------------------
+
+export async function insertIndividual(db: Database, values: NewVerificationIndividual) {
+  const [row] = await db.insert(verificationIndividuals).values(values).returning();
+  return row!;
+}
+
+export async function findIndividual(db: Database, id: string) {
+  const [row] = await db
+    .select({ individual: verificationIndividuals, verification: verifications })
+    .from(verificationIndividuals)
+    .innerJoin(verifications, eq(verifications.id, verificationIndividuals.verificationId))
+    .where(and(eq(verificationIndividuals.id, id), isNull(verifications.deletedAt)));
+  return row;
+}
+
+export async function findIndividuals(
+  db: Database,
+  organizationId: string,
+  verificationId: string,
+  page: { offset: number; limit: number },
+) {
+  const where = and(
+    eq(verificationIndividuals.organizationId, organizationId),
+    eq(verificationIndividuals.verificationId, verificationId),
+  );
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select()
+      .from(verificationIndividuals)
+      .where(where)
+      .orderBy(desc(verificationIndividuals.createdAt), desc(verificationIndividuals.id))
+      .offset(page.offset)
+      .limit(page.limit),
+    db.select({ total: count() }).from(verificationIndividuals).where(where),
+  ]);
+  return { rows, total: totalRow?.total ?? 0 };
+}
+
+/** The latest attempt of one customer (integrators look results up by their own customer id). */
+export async function findLatestIndividualOfCustomer(
+  db: Database,
+  organizationId: string,
+  verificationId: string,
+  customerId: string,
+) {
+  const [row] = await db
+    .select()
+    .from(verificationIndividuals)
+    .where(
+      and(
+        eq(verificationIndividuals.organizationId, organizationId),
+        eq(verificationIndividuals.verificationId, verificationId),
+        eq(verificationIndividuals.customerId, customerId),
+      ),
+    )
+    .orderBy(desc(verificationIndividuals.createdAt), desc(verificationIndividuals.id))
+    .limit(1);
+  return row;
+}
+
+export async function markRequested(db: Database, id: string) {
+  await db
+    .update(verificationIndividuals)
+    .set({ status: 'REQUESTED', requestedAt: new Date() })
+    .where(and(eq(verificationIndividuals.id, id), eq(verificationIndividuals.status, 'CREATED')));
+}
+
+/** Records the outcome once: false when the attempt was already complete (a replayed response). */
+export async function completeIndividual(
+  db: Database,
+  id: string,
+  values: {
+    status: 'VERIFIED' | 'FAILED';
+    checks: Record<string, unknown>[];
+    presentedClaims: Record<string, unknown>;
+    issuer: string | null;
+  },
+) {
+  const rows = await db
+    .update(verificationIndividuals)
+    .set({ ...values, verifiedAt: new Date() })
+    .where(and(eq(verificationIndividuals.id, id), inArray(verificationIndividuals.status, ['CREATED', 'REQUESTED'])))
+    .returning();
+  return rows[0];
+}

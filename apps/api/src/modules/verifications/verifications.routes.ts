@@ -1,0 +1,247 @@
+import {
+  CUSTOMER_ID_MAX,
+  zCreatedVerificationIndividual,
+  zCreateVerificationIndividualRequest,
+  zCreateVerificationRequest,
+  zIdParams,
+  zPageQuery,
+  zUpdateVerificationRequest,
+  zVerification,
+  zVerificationConnect,
+  zVerificationIndividual,
+  zVerificationIndividualPage,
+  zVerificationListQuery,
+  zVerificationOutcome,
+  zVerificationPage,
+} from '@cp/contracts';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
+import { verifierDeps } from './openid4vp.routes.ts';
+import * as openid4vp from './openid4vp.service.ts';
+import { presentIndividual, presentVerification } from './verifications.presenter.ts';
+import * as verificationsService from './verifications.service.ts';
+
+const zQuery = z.object({ t: z.string().max(32).optional() });
+const zCustomerParams = z.object({ id: z.uuid(), customer: z.string().min(1).max(CUSTOMER_ID_MAX) });
+
+/**
+ * Verification requests (spec §7 `verifications`): organization-scoped management for members and API
+ * keys, and the public calls of the holder pages, keyed by the unguessable individual (attempt) id.
+ */
+export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const db = ctx.database.db;
+  const publicUrl = ctx.config.publicUrl;
+  const verifier = verifierDeps(ctx);
+  return async (app) => {
+    app.post(
+      '/verifications/individuals',
+      {
+        schema: {
+          tags: ['verifications'],
+          summary: 'Start one holder attempt at a verification (public; the holder page calls it)',
+          description:
+            'A customer id (three 4-digit groups) is generated when absent. A used single-use link answers 409 ' +
+            'VERIFICATION_ALREADY_USED.',
+          body: zCreateVerificationIndividualRequest,
+          response: { 201: zCreatedVerificationIndividual },
+        },
+      },
+      async (request, reply) => {
+        const row = await openid4vp.createIndividual(verifier, request.body);
+        return reply.status(201).send({
+          id: row.id,
+          verification_id: row.verificationId,
+          customer_id: row.customerId,
+          status: 'CREATED' as const,
+          created_at: row.createdAt.toISOString(),
+        });
+      },
+    );
+    app.get(
+      '/verifications/:id/connect',
+      {
+        schema: {
+          tags: ['verifications'],
+          summary: 'Holder page data of an attempt: the OpenID4VP request link (public; id = attempt id)',
+          params: zIdParams,
+          querystring: zQuery,
+          response: { 200: zVerificationConnect },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return openid4vp.connectData(verifier, request.params.id);
+      },
+    );
+    app.get(
+      '/verifications/:id/verify',
+      {
+        schema: {
+          tags: ['verifications'],
+          summary: 'Outcome of an attempt, without personal data (public; id = attempt id)',
+          params: zIdParams,
+          querystring: zQuery,
+          response: { 200: zVerificationOutcome },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return openid4vp.outcome(verifier, request.params.id);
+      },
+    );
+
+    await app.register(async (plugin) => {
+      const scoped = plugin.withTypeProvider<ZodTypeProvider>();
+      scoped.addHook('preHandler', authenticate(ctx, { allowApiKey: true }));
+      scoped.get(
+        '/verifications',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: "The organization's verifications, newest first (type SINGLE or MULTI)",
+            security: apiKeyOrUserSecurity,
+            querystring: zVerificationListQuery,
+            response: { 200: zVerificationPage },
+          },
+        },
+        async (request) => {
+          const { organizationId } = requireOrganization(request);
+          const type = request.query.type ?? request.query['filter.type'];
+          const page = await verificationsService.findVerifications(db, organizationId, {
+            ...request.query,
+            ...(type ? { type } : {}),
+          });
+          return {
+            results: page.records.map((record) => presentVerification(record, publicUrl)),
+            total: page.total,
+            page: page.page,
+            limit: page.limit,
+          };
+        },
+      );
+      scoped.post(
+        '/verifications',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: 'Create a verification',
+            description: 'Rule values are checked against their attribute types (422 with the field and message).',
+            security: apiKeyOrUserSecurity,
+            body: zCreateVerificationRequest,
+            response: { 201: zVerification },
+          },
+        },
+        async (request, reply) => {
+          const record = await verificationsService.createVerification(db, requireOrganization(request), request.body);
+          return reply.status(201).send(presentVerification(record, publicUrl));
+        },
+      );
+      scoped.get(
+        '/verifications/:id',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: 'One verification',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            querystring: zQuery,
+            response: { 200: zVerification },
+          },
+        },
+        async (request) => {
+          const { organizationId } = requireOrganization(request);
+          return presentVerification(
+            await verificationsService.getVerification(db, organizationId, request.params.id),
+            publicUrl,
+          );
+        },
+      );
+      scoped.put(
+        '/verifications/:id',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: 'Update a verification (attempts already under way keep what they asked for)',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            body: zUpdateVerificationRequest,
+            response: { 200: zVerification },
+          },
+        },
+        async (request) => {
+          const { organizationId } = requireOrganization(request);
+          return presentVerification(
+            await verificationsService.updateVerification(db, organizationId, request.params.id, request.body),
+            publicUrl,
+          );
+        },
+      );
+      scoped.delete(
+        '/verifications/:id',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: 'Delete a verification (its link stops working; past results are kept)',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            querystring: zQuery,
+            response: { 204: z.null() },
+          },
+        },
+        async (request, reply) => {
+          const { organizationId } = requireOrganization(request);
+          await verificationsService.deleteVerification(db, organizationId, request.params.id);
+          return reply.status(204).send(null);
+        },
+      );
+      scoped.get(
+        '/verifications/:id/individuals',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: 'Attempts at a verification, newest first, with their checks and disclosed claims',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            querystring: zPageQuery,
+            response: { 200: zVerificationIndividualPage },
+          },
+        },
+        async (request) => {
+          const { organizationId } = requireOrganization(request);
+          const page = await verificationsService.findIndividuals(db, organizationId, request.params.id, request.query);
+          return {
+            results: page.rows.map((row) => presentIndividual(row, publicUrl)),
+            total: page.total,
+            page: page.page,
+            limit: page.limit,
+          };
+        },
+      );
+      scoped.get(
+        '/verifications/:id/individuals/:customer',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: "The latest attempt of one of the integrator's customers",
+            security: apiKeyOrUserSecurity,
+            params: zCustomerParams,
+            querystring: zQuery,
+            response: { 200: zVerificationIndividual },
+          },
+        },
+        async (request) => {
+          const { organizationId } = requireOrganization(request);
+          const row = await verificationsService.getIndividualOfCustomer(
+            db,
+            organizationId,
+            request.params.id,
+            request.params.customer,
+          );
+          return presentIndividual(row, publicUrl);
+        },
+      );
+    });
+  };
+}

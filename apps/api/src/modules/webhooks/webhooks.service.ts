@@ -1,0 +1,245 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  type CreateWebhookRequest,
+  type PageQuery,
+  type UpdateWebhookRequest,
+  WEBHOOK_ENDPOINTS_MAX,
+  type WebhookEvent,
+  type WebhookEventType,
+} from '@cp/contracts';
+import type { Database, SecretBox } from '@cp/db';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors/app-error.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { generateWebhookSecret } from './webhook-signature.ts';
+import * as repository from './webhooks.repository.ts';
+
+export const WEBHOOK_DELIVERY_QUEUE = 'webhooks.delivery';
+
+export interface WebhookDeliveryJob {
+  deliveryId: string;
+}
+
+/** What recording and sending webhook events needs; build it with `webhookDeps(ctx)`. */
+export interface WebhookDeps {
+  db: Database;
+  /** Queues the job of one delivery (pg-boss), at once or at `startAfter`. */
+  enqueue: (deliveryId: string, startAfter?: Date) => Promise<void>;
+  logger: Pick<Logger, 'warn'>;
+}
+
+export function webhookDeps(ctx: AppContext): WebhookDeps {
+  return {
+    db: ctx.database.db,
+    enqueue: async (deliveryId, startAfter) => {
+      await ctx.jobs.send<WebhookDeliveryJob>(
+        WEBHOOK_DELIVERY_QUEUE,
+        { deliveryId },
+        { singletonKey: deliveryId, ...(startAfter ? { startAfter } : {}) },
+      );
+    },
+    logger: ctx.logger,
+  };
+}
+
+/** The SecretBox name of an endpoint's secret: bound to its id, so a ciphertext copied elsewhere won't open. */
+export const webhookSecretName = (webhookId: string) => `webhook.secret.${webhookId}`;
+
+// ---- endpoints ------------------------------------------------------------------------------------
+
+export function findWebhooks(db: Database, organizationId: string, page: Pick<PageQuery, 'page' | 'limit'>) {
+  return repository.findWebhooks(db, organizationId, page);
+}
+
+/** 404 both for a missing endpoint and for another organization's: no existence leak. */
+export async function getWebhook(db: Database, organizationId: string, id: string) {
+  const row = await repository.findWebhook(db, organizationId, id);
+  if (!row) throw new AppError('WEBHOOK_NOT_FOUND');
+  return row;
+}
+
+/** Creates an endpoint; the plaintext secret exists only in this answer (stored encrypted, to sign with). */
+export async function createWebhook(
+  deps: { db: Database; secretBox: SecretBox },
+  scope: { organizationId: string; userId: string | null },
+  input: CreateWebhookRequest,
+) {
+  const id = randomUUID();
+  const secret = generateWebhookSecret();
+  const row = await repository.insertWebhookWithinLimit(deps.db, WEBHOOK_ENDPOINTS_MAX, {
+    id,
+    organizationId: scope.organizationId,
+    url: input.url,
+    description: input.description || null,
+    events: [...new Set(input.events)],
+    secretCiphertext: deps.secretBox.seal(secret, webhookSecretName(id)),
+    secretLastFour: secret.slice(-4),
+    createdByUserId: scope.userId,
+  });
+  if (!row) {
+    throw new AppError('WEBHOOK_LIMIT_REACHED', {
+      detail: `An organization can have at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`,
+    });
+  }
+  return { row, secret };
+}
+
+export async function updateWebhook(db: Database, organizationId: string, id: string, input: UpdateWebhookRequest) {
+  const row = await repository.updateWebhook(db, organizationId, id, {
+    ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(input.description !== undefined ? { description: input.description || null } : {}),
+    ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
+    ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+  });
+  if (!row) throw new AppError('WEBHOOK_NOT_FOUND');
+  return row;
+}
+
+/** Soft delete: the endpoint disappears and its pending deliveries stop. */
+export async function deleteWebhook(db: Database, organizationId: string, id: string) {
+  const row = await repository.softDeleteWebhook(db, organizationId, id, new Date());
+  if (!row) throw new AppError('WEBHOOK_NOT_FOUND');
+}
+
+export async function findDeliveries(
+  db: Database,
+  organizationId: string,
+  webhookId: string,
+  page: Pick<PageQuery, 'page' | 'limit'>,
+) {
+  await getWebhook(db, organizationId, webhookId);
+  return repository.findDeliveries(db, organizationId, webhookId, page);
+}
+
+const SAMPLE_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Queues one test delivery of type `verification.completed` to this endpoint only (whatever it subscribes
+ * to), with sample data flagged `test: true`. A disabled endpoint gets nothing: 409.
+ */
+export async function sendTestEvent(deps: WebhookDeps, organizationId: string, id: string) {
+  const webhook = await getWebhook(deps.db, organizationId, id);
+  if (!webhook.enabled) {
+    throw new AppError('WEBHOOK_DISABLED', { detail: 'Enable the endpoint before sending a test event.' });
+  }
+  const now = new Date();
+  const { deliveries } = await recordEvent(
+    deps.db,
+    {
+      organizationId,
+      type: 'verification.completed',
+      data: {
+        test: true,
+        verification_id: SAMPLE_ID,
+        individual_id: SAMPLE_ID,
+        customer_id: '0000-0000-0000',
+        status: 'VERIFIED',
+        verified_at: now.toISOString(),
+      },
+    },
+    webhook.id,
+  );
+  const delivery = deliveries[0];
+  if (!delivery) throw new AppError('WEBHOOK_NOT_FOUND'); // deleted or disabled meanwhile
+  await dispatchWebhookDeliveries(deps, [delivery.id]);
+  return delivery;
+}
+
+// ---- events ---------------------------------------------------------------------------------------
+
+/** An event as the module that saw it describes it. `data` must be JSON (it is stored as jsonb). */
+export interface WebhookEventInput {
+  organizationId: string;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+}
+
+/** `evt_` + 24 random bytes (base64url): the `webhook-id` header, the same for every endpoint and retry. */
+export const generateEventId = () => `evt_${randomBytes(24).toString('base64url')}`;
+
+async function recordEvent(db: Database, input: WebhookEventInput, onlyWebhookId?: string) {
+  const webhookIds = await repository.findSubscribedWebhookIds(db, input.organizationId, input.type, onlyWebhookId);
+  if (webhookIds.length === 0) return { eventId: null, deliveries: [] };
+  const at = new Date();
+  const event: WebhookEvent = {
+    id: generateEventId(),
+    type: input.type,
+    created_at: at.toISOString(),
+    organization_id: input.organizationId,
+    data: input.data,
+  };
+  const deliveries = await repository.insertDeliveries(db, {
+    organizationId: input.organizationId,
+    webhookIds,
+    eventId: event.id,
+    eventType: event.type,
+    payload: event as unknown as Record<string, unknown>,
+    at,
+  });
+  return { eventId: event.id, deliveries };
+}
+
+/**
+ * Records events inside the caller's transaction (`db` may be a transaction handle): one PENDING delivery
+ * per enabled endpoint of the organization subscribed to `type`, per event. `dataOf` runs only when some
+ * endpoint is subscribed, so callers can skip their own reads otherwise. Answers the delivery ids: pass
+ * them to `dispatchWebhookDeliveries` once the transaction has committed (a job must never run before
+ * its row is visible; on PGlite a query outside the transaction would also wait for it).
+ */
+export async function recordWebhookEvents(
+  db: Database,
+  organizationId: string,
+  type: WebhookEventType,
+  dataOf: () => Promise<Record<string, unknown>[]>,
+): Promise<string[]> {
+  const subscribed = await repository.findSubscribedWebhookIds(db, organizationId, type);
+  if (subscribed.length === 0) return [];
+  const ids: string[] = [];
+  for (const data of await dataOf()) {
+    const { deliveries } = await recordEvent(db, { organizationId, type, data });
+    ids.push(...deliveries.map((d) => d.id));
+  }
+  return ids;
+}
+
+/**
+ * Sends the delivery jobs. Never throws: a job that could not be queued is logged, and the periodic
+ * sweep (webhooks.worker.ts) queues overdue PENDING deliveries again.
+ */
+export async function dispatchWebhookDeliveries(deps: WebhookDeps, deliveryIds: string[]) {
+  for (const deliveryId of deliveryIds) {
+    try {
+      await deps.enqueue(deliveryId);
+    } catch (err) {
+      deps.logger.warn({ err, deliveryId }, 'webhook delivery job not queued; the sweep will retry it');
+    }
+  }
+}
+
+/**
+ * Announces an event to the organization's webhook endpoints. Call it after the change it reports is
+ * stored, e.g. when a verification completes:
+ *
+ * ```ts
+ * await enqueueWebhookEvent(webhookDeps(ctx), {
+ *   organizationId,
+ *   type: 'verification.completed',
+ *   data: { verification_id, individual_id, customer_id, status, verified_at },
+ * });
+ * ```
+ *
+ * It inserts one `webhook_deliveries` row per enabled, live endpoint of that organization subscribed to
+ * `type` (all with the same event id `evt_…`, payload = the `WebhookEvent` body), then queues one job per
+ * delivery. It throws only when the database fails (the rows could not be stored); a job that cannot be
+ * queued is logged and picked up by the sweep. With no subscribed endpoint it does one read and nothing
+ * else. Answers the event id (null when nobody is subscribed) and the delivery ids.
+ */
+export async function enqueueWebhookEvent(
+  deps: WebhookDeps,
+  event: WebhookEventInput,
+): Promise<{ eventId: string | null; deliveryIds: string[] }> {
+  const { eventId, deliveries } = await recordEvent(deps.db, event);
+  const deliveryIds = deliveries.map((d) => d.id);
+  await dispatchWebhookDeliveries(deps, deliveryIds);
+  return { eventId, deliveryIds };
+}

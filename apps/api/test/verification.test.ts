@@ -1,0 +1,538 @@
+import type { CreateVerificationRequest, Verification } from '@cp/contracts';
+import { schema } from '@cp/db';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { claimCredential, type Holder, makeHolder, presentCredential, walletHttp } from './support/wallet.ts';
+
+let t: TestApp;
+let issuer: Awaited<ReturnType<typeof buildVerifiedOrganization>>;
+let holder: Holder;
+let credential: string;
+let credentialId: string;
+
+const attributes = [
+  { name: 'full_name', type: 'TEXT' as const },
+  { name: 'age', type: 'NUMBER' as const },
+  { name: 'member', type: 'BOOLEAN' as const },
+  { name: 'joined_on', type: 'DATETIME' as const },
+  { name: 'email', type: 'EMAIL' as const },
+  { name: 'homepage', type: 'URL' as const },
+];
+
+async function issueAndClaim(claims: Record<string, string>) {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/credentials/with-recipient',
+    headers: issuer.headers,
+    payload: {
+      credential: { name: 'Membership', schema_id: issuer.schemaRecord.schema.id, claims },
+      recipient: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' },
+    },
+  });
+  expect(created.statusCode).toBe(201);
+  const connect = (await t.app.inject({ url: `/api/credentials/${created.json().id}/connect` })).json();
+  const owner = await makeHolder();
+  return {
+    id: created.json().id as string,
+    holder: owner,
+    credential: await claimCredential(t, connect.connection_url, owner),
+  };
+}
+
+const baseClaims = {
+  full_name: 'Ada Lovelace',
+  age: '36',
+  member: 'true',
+  joined_on: '2020-05-01',
+  email: 'ada@example.com',
+  homepage: 'https://ada.example',
+};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  issuer = await buildVerifiedOrganization(t, 'Analytical Society', { name: 'Membership', attributes });
+  ({ id: credentialId, holder, credential } = await issueAndClaim(baseClaims));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const attributeId = (name: string) => issuer.schemaRecord.attributes.find((a) => a.name === name)!.id;
+
+async function createVerification(
+  body: Partial<CreateVerificationRequest> & { rules?: [string, string, string][] } = {},
+  headers = issuer.headers,
+): Promise<Verification> {
+  const { rules, ...rest } = body;
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/verifications',
+    headers,
+    payload: {
+      name: 'Members only',
+      schema_id: issuer.schemaRecord.schema.id,
+      type: 'MULTI',
+      attributes: (rules ?? []).map(([name, operator, value]) => ({
+        attribute_id: attributeId(name),
+        operator,
+        value,
+      })),
+      ...rest,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+/** The holder page's two calls: start an attempt, then get its openid4vp:// link. */
+async function startAttempt(verificationId: string, customerId?: string) {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/verifications/individuals',
+    payload: { verification_id: verificationId, ...(customerId ? { customer_id: customerId } : {}) },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const individual = created.json();
+  const connect = (await t.app.inject({ url: `/api/verifications/${individual.id}/connect` })).json();
+  return { individual, connect };
+}
+
+const outcome = async (individualId: string) =>
+  (await t.app.inject({ url: `/api/verifications/${individualId}/verify` })).json();
+
+async function attempt(
+  verification: Verification,
+  options: Parameters<typeof presentCredential>[4] = {},
+  vc = credential,
+  who = holder,
+) {
+  const { individual, connect } = await startAttempt(verification.id);
+  const response = await presentCredential(t, connect.connection_url, vc, who, options);
+  return { individual, response, result: await outcome(individual.id) };
+}
+
+describe('OpenID4VP verifier', () => {
+  it('verifies a presentation that meets the rules, over direct_post.jwt, and records every check', async () => {
+    const verification = await createVerification({ rules: [['age', 'BIGGER', '18']] });
+    expect(verification).toMatchObject({
+      type: 'MULTI',
+      status: 'ACTIVE',
+      requested_claims: ['age'],
+      attributes: [{ name: 'age', operator: 'BIGGER', value: '18', type: 'NUMBER' }],
+      link: `${t.config.publicUrl}/connect/redirect/${verification.id}`,
+    });
+    const { individual, connect } = await startAttempt(verification.id, 'customer-42');
+    expect(individual).toMatchObject({ status: 'CREATED', customer_id: 'customer-42' });
+    expect(connect).toMatchObject({
+      status: 'CREATED',
+      verifier: { name: 'Analytical Society', verified: true },
+      requested_claims: ['age'],
+    });
+    expect(connect.connection_url).toMatch(/^openid4vp:\/\/\?client_id=x509_hash%3A/);
+
+    const response = await presentCredential(t, connect.connection_url, credential, holder);
+    expect(response.status, response.body).toBe(200);
+    expect(response.json().redirect_uri).toBe(`${t.config.publicUrl}/connect/verification/${individual.id}`);
+    expect(await outcome(individual.id)).toMatchObject({ status: 'VERIFIED', failed_checks: [] });
+
+    const history = await t.app.inject({
+      url: `/api/verifications/${verification.id}/individuals?page=1&limit=10`,
+      headers: issuer.headers,
+    });
+    const [row] = history.json().results;
+    expect(row).toMatchObject({
+      customer_id: 'customer-42',
+      status: 'VERIFIED',
+      presented_claims: { age: 36 },
+      issuer: `${t.config.publicUrl}/orgs/${issuer.organization.id}`,
+      validation_error: null,
+    });
+    // Only what was asked for was disclosed.
+    expect(Object.keys(row.presented_claims)).toEqual(['age']);
+    expect(row.checks.map((c: { code: string }) => c.code)).toEqual([
+      'ISSUER_SIGNATURE',
+      'CREDENTIAL_TYPE',
+      'EXPIRY',
+      'STATUS',
+      'KEY_BINDING',
+      'NONCE',
+      'AUDIENCE',
+      'FRESHNESS',
+      'CLAIMS_DISCLOSED',
+      'RULE',
+    ]);
+    // Integrators look the result up by their customer id with an API key or a session.
+    const lookup = await t.app.inject({
+      url: `/api/verifications/${verification.id}/individuals/customer-42`,
+      headers: issuer.headers,
+    });
+    expect(lookup.json()).toMatchObject({ id: individual.id, status: 'VERIFIED' });
+    expect(
+      (await t.app.inject({ url: `/api/verifications/${verification.id}`, headers: issuer.headers })).json(),
+    ).toMatchObject({ usage: { total: 1, verified: 1, failed: 0 } });
+  });
+
+  it('accepts plain direct_post too, and marks the request REQUESTED when a wallet fetches it', async () => {
+    const verification = await createVerification();
+    const { individual, connect } = await startAttempt(verification.id);
+    expect(individual.customer_id).toMatch(/^\d{4}-\d{4}-\d{4}$/);
+    await walletHttp(t)(new URL(connect.connection_url).searchParams.get('request_uri')!);
+    expect((await outcome(individual.id)).status).toBe('REQUESTED');
+    const response = await presentCredential(t, connect.connection_url, credential, holder, { mode: 'direct_post' });
+    expect(response.status).toBe(200);
+    expect((await outcome(individual.id)).status).toBe('VERIFIED');
+    // Asked for nothing in particular: every attribute is requested, and shown in the schema's order.
+    expect(verification.requested_claims).toEqual(attributes.map((a) => a.name));
+    const [row] = (
+      await t.app.inject({ url: `/api/verifications/${verification.id}/individuals`, headers: issuer.headers })
+    ).json().results;
+    expect(Object.keys(row.presented_claims)).toEqual(attributes.map((a) => a.name));
+  });
+
+  // One rule per operator and attribute type that the credential violates.
+  it.each([
+    ['age', 'EQUAL', '35'],
+    ['age', 'NOT', '36'],
+    ['age', 'BIGGER', '36'],
+    ['age', 'SMALLER', '18'],
+    ['full_name', 'EQUAL', 'Charles Babbage'],
+    ['full_name', 'NOT', 'Ada Lovelace'],
+    ['member', 'EQUAL', 'false'],
+    ['member', 'NOT', 'true'],
+    ['joined_on', 'BIGGER', '2021-01-01'],
+    ['joined_on', 'SMALLER', '2019-01-01'],
+    ['email', 'EQUAL', 'grace@example.com'],
+    ['email', 'NOT', 'ADA@example.com'],
+    ['homepage', 'EQUAL', 'https://babbage.example'],
+    ['homepage', 'NOT', 'https://ada.example'],
+  ] as [string, string, string][])('fails the RULE check for %s %s %s', async (name, operator, value) => {
+    const verification = await createVerification({ rules: [[name, operator, value]] });
+    const { result, individual } = await attempt(verification);
+    expect(result).toMatchObject({ status: 'FAILED', failed_checks: ['RULE'] });
+    const [row] = (
+      await t.app.inject({ url: `/api/verifications/${verification.id}/individuals`, headers: issuer.headers })
+    ).json().results;
+    expect(row.id).toBe(individual.id);
+    expect(row.validation_error).toBe('RULE');
+    expect(row.checks.find((c: { code: string }) => c.code === 'RULE').rule).toMatchObject({
+      attribute: name,
+      operator,
+    });
+  });
+
+  it('passes rules that hold for each type (greater/less by number and date, equal for boolean, e-mail, URL)', async () => {
+    const verification = await createVerification({
+      rules: [
+        ['age', 'BIGGER', '17.5'],
+        ['age', 'SMALLER', '100'],
+        ['joined_on', 'BIGGER', '2020-04-30'],
+        ['member', 'EQUAL', 'true'],
+        ['email', 'EQUAL', 'ADA@EXAMPLE.COM'],
+        ['homepage', 'EQUAL', 'https://ada.example/'],
+        ['full_name', 'NOT', 'Charles Babbage'],
+      ],
+    });
+    expect((await attempt(verification)).result).toMatchObject({ status: 'VERIFIED' });
+  });
+
+  it('fails NONCE, AUDIENCE, tampered disclosures (ISSUER_SIGNATURE) and a wrong state', async () => {
+    const verification = await createVerification();
+    expect((await attempt(verification, { nonce: 'replayed-nonce' })).result.failed_checks).toEqual(['NONCE']);
+    expect((await attempt(verification, { audience: 'x509_hash:someone-else' })).result.failed_checks).toEqual([
+      'AUDIENCE',
+    ]);
+    const tamper = (presentation: string) => {
+      const parts = presentation.split('~');
+      const disclosure = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString()) as unknown[];
+      disclosure[2] = 'Mallory';
+      parts[1] = Buffer.from(JSON.stringify(disclosure)).toString('base64url');
+      return parts.join('~');
+    };
+    expect((await attempt(verification, { mutate: tamper })).result.failed_checks).toEqual(['ISSUER_SIGNATURE']);
+    expect((await attempt(verification, { state: 'another-state' })).result.failed_checks).toEqual(['RESPONSE_FORMAT']);
+  });
+
+  it('fails TRUSTED_ISSUER for an issuer outside the list, and passes for the issuer’s DID', async () => {
+    const untrusted = await createVerification({ trusted_issuers: ['https://someone.example/orgs/1'] });
+    expect((await attempt(untrusted)).result.failed_checks).toEqual(['TRUSTED_ISSUER']);
+    const did = (
+      await t.app.inject({ url: `/api/organizations/${issuer.organization.id}`, headers: issuer.headers })
+    ).json().did as string;
+    expect(did).toMatch(/^did:web:/);
+    const trusted = await createVerification({ trusted_issuers: [did] });
+    expect((await attempt(trusted)).result.status).toBe('VERIFIED');
+  });
+
+  it('fails CREDENTIAL_TYPE for a credential of another schema', async () => {
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/schemas',
+      headers: issuer.headers,
+      payload: { name: 'Other', attributes: [{ name: 'age', type: 'NUMBER' }] },
+    });
+    expect(other.statusCode, other.body).toBe(201);
+    const verification = await createVerification({ schema_id: other.json().id, requested_attribute_ids: [] });
+    const { result } = await attempt(verification);
+    expect(result.failed_checks).toContain('CREDENTIAL_TYPE');
+  });
+
+  it('fails EXPIRY for an expired credential', async () => {
+    // The console issues without an expiry; this one is signed with the organization's real key and an exp.
+    const verification = await createVerification();
+    const expiring = await issueWithExpiry();
+    const expired = await attempt(verification, {}, expiring);
+    expect(expired.result.failed_checks).toEqual(['EXPIRY']);
+  });
+
+  it('fails STATUS once the credential is revoked, at once', async () => {
+    const fresh = await issueAndClaim(baseClaims);
+    const verification = await createVerification();
+    expect((await attempt(verification, {}, fresh.credential, fresh.holder)).result.status).toBe('VERIFIED');
+    const revoke = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/credentials/revoke',
+      headers: issuer.headers,
+      payload: { credentials: [fresh.id] },
+    });
+    expect(revoke.statusCode).toBe(200);
+    const revoked = await attempt(verification, {}, fresh.credential, fresh.holder);
+    expect(revoked.result.failed_checks).toEqual(['STATUS']);
+  });
+
+  it('completes a single-use link once: a second attempt is refused', async () => {
+    const verification = await createVerification({ type: 'SINGLE' });
+    const first = await startAttempt(verification.id);
+    const second = await startAttempt(verification.id);
+    expect((await presentCredential(t, first.connect.connection_url, credential, holder)).status).toBe(200);
+    expect((await outcome(first.individual.id)).status).toBe('VERIFIED');
+    // The link is used: no new attempt, and an attempt opened before cannot complete it again.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/verifications/individuals',
+      payload: { verification_id: verification.id },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'VERIFICATION_ALREADY_USED' });
+    const late = await walletHttp(t)(new URL(second.connect.connection_url).searchParams.get('request_uri')!);
+    expect(late.status).toBe(410);
+    expect(
+      (await t.app.inject({ url: `/api/verifications/${verification.id}`, headers: issuer.headers })).json(),
+    ).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  it('refuses a replayed response: the outcome is recorded once', async () => {
+    const verification = await createVerification();
+    const { individual, connect } = await startAttempt(verification.id);
+    expect((await presentCredential(t, connect.connection_url, credential, holder)).status).toBe(200);
+    const replay = await presentCredential(t, connect.connection_url, credential, holder).catch((err) => err);
+    // The request itself is gone once answered.
+    expect(String(replay)).toMatch(/410|expected/);
+    const direct = await t.app.inject({
+      method: 'POST',
+      url: `/oid4vp/responses/${individual.id}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'vp_token=x&state=y',
+    });
+    expect(direct.statusCode).toBe(400);
+    expect(direct.json()).toMatchObject({ error: 'invalid_request' });
+    expect((await outcome(individual.id)).status).toBe('VERIFIED');
+  });
+
+  it('records a wallet that declines as FAILED with WALLET_ERROR, without using a single-use link', async () => {
+    const verification = await createVerification({ type: 'SINGLE' });
+    const { individual } = await startAttempt(verification.id);
+    const declined = await t.app.inject({
+      method: 'POST',
+      url: `/oid4vp/responses/${individual.id}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'error=access_denied&error_description=The+holder+declined',
+    });
+    expect(declined.statusCode).toBe(200);
+    expect(await outcome(individual.id)).toMatchObject({ status: 'FAILED', failed_checks: ['WALLET_ERROR'] });
+    const retry = await startAttempt(verification.id);
+    expect(retry.individual.status).toBe('CREATED');
+  });
+});
+
+describe('verification management: validation and isolation', () => {
+  it('checks rule values by the attribute type with the spec messages', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/verifications',
+      headers: issuer.headers,
+      payload: {
+        name: 'Bad rules',
+        schema_id: issuer.schemaRecord.schema.id,
+        type: 'MULTI',
+        attributes: [
+          { attribute_id: attributeId('age'), operator: 'BIGGER', value: 'eighteen' },
+          { attribute_id: attributeId('homepage'), operator: 'EQUAL', value: 'not a url' },
+          { attribute_id: attributeId('email'), operator: 'EQUAL', value: 'nobody' },
+          { attribute_id: attributeId('joined_on'), operator: 'SMALLER', value: '31/12/2020' },
+          { attribute_id: attributeId('full_name'), operator: 'EQUAL', value: '' },
+        ],
+      },
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({
+      code: 'VERIFICATION_RULES_INVALID',
+      errors: [
+        { path: 'attributes.0.value', message: 'Must be a numeric value' },
+        { path: 'attributes.1.value', message: 'Must be a valid URL' },
+        { path: 'attributes.2.value', message: 'Must be a valid Email' },
+        { path: 'attributes.3.value', message: 'Must be a date value' },
+        { path: 'attributes.4.value', message: 'Required' },
+      ],
+    });
+  });
+
+  it('rejects bad input with 400 and unknown ids with 404, never 500', async () => {
+    const cases: [string, string, unknown, number][] = [
+      ['POST', '/api/verifications', { name: '', schema_id: 'x', type: 'SOMETIMES' }, 400],
+      ['POST', '/api/verifications', { name: 'x', schema_id: crypto.randomUUID(), type: 'MULTI' }, 404],
+      ['GET', '/api/verifications/not-a-uuid', undefined, 400],
+      ['GET', `/api/verifications/${crypto.randomUUID()}`, undefined, 404],
+      ['GET', '/api/verifications?type=SOMETIMES', undefined, 400],
+      ['POST', '/api/verifications/individuals', { verification_id: 'nope' }, 400],
+      ['POST', '/api/verifications/individuals', { verification_id: crypto.randomUUID() }, 404],
+      ['POST', '/api/verifications/individuals', { verification_id: crypto.randomUUID(), customer_id: 'a b' }, 400],
+      ['GET', `/api/verifications/${crypto.randomUUID()}/connect`, undefined, 404],
+      ['GET', `/api/verifications/${crypto.randomUUID()}/verify`, undefined, 404],
+    ];
+    for (const [method, url, payload, status] of cases) {
+      const response = await t.app.inject({
+        method: method as 'GET',
+        url,
+        headers: issuer.headers,
+        ...(payload ? { payload: payload as object } : {}),
+      });
+      expect(response.statusCode, `${method} ${url}`).toBe(status);
+    }
+    const trusted = await t.app.inject({
+      method: 'POST',
+      url: '/api/verifications',
+      headers: issuer.headers,
+      payload: { name: 'x', schema_id: issuer.schemaRecord.schema.id, type: 'MULTI', trusted_issuers: ['nonsense'] },
+    });
+    expect(trusted.statusCode).toBe(400);
+    const unknownRequest = await t.app.inject({ url: `/oid4vp/requests/${crypto.randomUUID()}` });
+    expect(unknownRequest.statusCode).toBe(404);
+    const garbage = await t.app.inject({ url: '/oid4vp/requests/garbage' });
+    expect(garbage.statusCode).toBe(404);
+  });
+
+  it('keeps organizations apart: another organization’s member sees and changes nothing', async () => {
+    const verification = await createVerification({ rules: [['age', 'BIGGER', '18']] });
+    const stranger = await buildUser(t);
+    const strangerOrganization = await buildOrganization(t, stranger.user.id, 'Elsewhere');
+    const headers = { ...stranger.auth, currentidentity: strangerOrganization.id };
+    for (const [method, url, payload] of [
+      ['GET', `/api/verifications/${verification.id}`],
+      [
+        'PUT',
+        `/api/verifications/${verification.id}`,
+        { name: 'x', schema_id: issuer.schemaRecord.schema.id, type: 'MULTI' },
+      ],
+      ['DELETE', `/api/verifications/${verification.id}`],
+      ['GET', `/api/verifications/${verification.id}/individuals`],
+      ['GET', `/api/verifications/${verification.id}/individuals/customer-42`],
+    ] as [string, string, object?][]) {
+      const response = await t.app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload } : {}) });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+    }
+    const list = await t.app.inject({ url: '/api/verifications', headers });
+    expect(list.json()).toMatchObject({ results: [], total: 0 });
+    // Its schema is not usable by another organization either.
+    const foreignSchema = await t.app.inject({
+      method: 'POST',
+      url: '/api/verifications',
+      headers,
+      payload: { name: 'x', schema_id: issuer.schemaRecord.schema.id, type: 'MULTI' },
+    });
+    expect(foreignSchema.statusCode).toBe(404);
+    // Asking with the issuer's organization id but without membership is refused.
+    const spoofed = await t.app.inject({
+      url: '/api/verifications',
+      headers: { ...stranger.auth, currentidentity: issuer.organization.id },
+    });
+    expect([403, 404]).toContain(spoofed.statusCode);
+    expect(
+      (await t.app.inject({ url: `/api/verifications/${verification.id}`, headers: issuer.headers })).statusCode,
+    ).toBe(200);
+  });
+
+  it('lists both types, edits (new attempts use the new rules) and deletes', async () => {
+    const single = await createVerification({ name: 'One-off', type: 'SINGLE' });
+    const list = await t.app.inject({ url: '/api/verifications?type=SINGLE&page=1&limit=10', headers: issuer.headers });
+    expect(list.json().results.every((v: Verification) => v.type === 'SINGLE')).toBe(true);
+    expect(list.json().results.map((v: Verification) => v.id)).toContain(single.id);
+
+    const verification = await createVerification({ rules: [['age', 'BIGGER', '18']] });
+    const before = await startAttempt(verification.id);
+    const updated = await t.app.inject({
+      method: 'PUT',
+      url: `/api/verifications/${verification.id}`,
+      headers: issuer.headers,
+      payload: {
+        name: 'Seniors',
+        schema_id: issuer.schemaRecord.schema.id,
+        type: 'MULTI',
+        attributes: [{ attribute_id: attributeId('age'), operator: 'BIGGER', value: '65' }],
+      },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json()).toMatchObject({ name: 'Seniors', attributes: [{ value: '65' }] });
+    // The attempt opened before the edit keeps its rules; a new one gets the new rules.
+    await presentCredential(t, before.connect.connection_url, credential, holder);
+    expect((await outcome(before.individual.id)).status).toBe('VERIFIED');
+    expect((await attempt(verification)).result.failed_checks).toEqual(['RULE']);
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/verifications/${verification.id}`,
+      headers: issuer.headers,
+    });
+    expect(removed.statusCode).toBe(204);
+    const gone = await t.app.inject({
+      method: 'POST',
+      url: '/api/verifications/individuals',
+      payload: { verification_id: verification.id },
+    });
+    expect(gone.statusCode).toBe(404);
+  });
+});
+
+// ---- helpers that need the app -------------------------------------------------------------------
+
+/** A credential with an expiry in the past, signed by the organization's real key (the issuer has no expiry option). */
+async function issueWithExpiry() {
+  const { getActiveSigner } = await import('../src/modules/organization-keys/organization-keys.service.ts');
+  const { issueSdJwtVc } = await import('@cp/credentials');
+  const { credentialVct, issuerUrl } = await import('../src/modules/organization-keys/identifiers.ts');
+  const signer = await getActiveSigner(t.runtime.ctx.keys, issuer.organization.id);
+  const [row] = await t.runtime.ctx.database.db
+    .select()
+    .from(schema.credentials)
+    .where(eq(schema.credentials.id, credentialId));
+  const now = Math.floor(Date.now() / 1000);
+  return issueSdJwtVc({
+    signer: signer.signer,
+    header: { kid: signer.kid, x5c: signer.x5c },
+    issuer: issuerUrl(t.config.publicUrl, issuer.organization.id),
+    vct: credentialVct(t.config.publicUrl, issuer.organization.id, issuer.schemaRecord.schema.slug),
+    holderJwk: holder.publicJwk,
+    claims: {
+      full_name: 'Ada Lovelace',
+      age: 36,
+      member: true,
+      joined_on: '2020-05-01',
+      email: 'ada@example.com',
+      homepage: 'https://ada.example/',
+    },
+    status: { idx: row!.statusIndex, uri: `${issuerUrl(t.config.publicUrl, issuer.organization.id)}/status-list` },
+    issuedAt: now - 7200,
+    expiresAt: now - 3600,
+  });
+}
