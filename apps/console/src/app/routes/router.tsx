@@ -1,14 +1,9 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { ComingSoonPage } from '../../components/coming-soon-page.tsx';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { AppShell } from '../shell/app-shell.tsx';
 import { PublicLayout } from '../shell/public-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { RouteGuard } from './route-guard.tsx';
-
-const comingSoon = (titleKey: string, subtitleKey?: string) => ({
-  element: <ComingSoonPage titleKey={titleKey} subtitleKey={subtitleKey} />,
-});
 
 /** Every route of spec §2. Pages load on demand (code-split). */
 export const routes: RouteObject[] = [
@@ -40,8 +35,20 @@ export const routes: RouteObject[] = [
                 .ConnectCredentialPage,
             }),
           },
-          { path: 'verification/:id', ...comingSoon('pages.connectVerification', 'pages.connectSubtitle') },
-          { path: 'redirect/:id', ...comingSoon('pages.connectRedirect', 'pages.connectSubtitle') },
+          {
+            path: 'verification/:id',
+            lazy: async () => ({
+              Component: (await import('../../features/connect/components/connect-verification-page.tsx'))
+                .ConnectVerificationPage,
+            }),
+          },
+          {
+            path: 'redirect/:id',
+            lazy: async () => ({
+              Component: (await import('../../features/connect/components/connect-redirect-page.tsx'))
+                .ConnectRedirectPage,
+            }),
+          },
         ],
       },
       {
@@ -84,14 +91,26 @@ export const routes: RouteObject[] = [
               ).CreateCredentialSchemaPage,
             }),
           },
-          { path: 'verifications', ...comingSoon('pages.verifications', 'pages.verificationsSubtitle') },
+          {
+            path: 'verifications',
+            lazy: async () => ({
+              Component: (await import('../../features/verifications/components/verifications-page.tsx'))
+                .VerificationsPage,
+            }),
+          },
           {
             path: 'verifications/create',
-            ...comingSoon('pages.verificationsCreate', 'pages.verificationsCreateSubtitle'),
+            lazy: async () => ({
+              Component: (await import('../../features/verifications/components/verification-form-page.tsx'))
+                .VerificationFormPage,
+            }),
           },
           {
             path: 'verifications/edit/:id',
-            ...comingSoon('pages.verificationsEdit', 'pages.verificationsEditSubtitle'),
+            lazy: async () => ({
+              Component: (await import('../../features/verifications/components/verification-form-page.tsx'))
+                .VerificationFormPage,
+            }),
           },
           {
             path: 'integrations',

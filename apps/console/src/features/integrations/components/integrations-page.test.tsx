@@ -70,6 +70,9 @@ beforeEach(() => {
           limit,
         });
       }
+      if (url.pathname === '/api/webhooks' && method === 'GET') {
+        return Response.json({ results: [], total: 0, page: 1, limit: 10 });
+      }
       if (url.pathname === '/api/integrations/keys' && method === 'POST') {
         const created = { ...apiKey(99), name: body.name, secret: 'cs_the-one-and-only-secret-x099' };
         keys.unshift(created);
@@ -119,6 +122,8 @@ describe('IntegrationsPage', () => {
     renderPage();
     expect(await screen.findByTestId('integrations-empty')).toBeTruthy();
     expect(screen.getByText('No API keys yet')).toBeTruthy();
+    // The webhooks panel sits below the keys, whatever their state.
+    expect(await screen.findByTestId('webhooks-empty')).toBeTruthy();
     expect(listCalls()[0]?.search.get('page')).toBe('1');
     expect(listCalls()[0]?.search.get('limit')).toBe('10');
   });

@@ -19,6 +19,7 @@ import { ApiKeySecretDialog } from './api-key-secret-dialog.tsx';
 import { ApiKeysTable } from './api-keys-table.tsx';
 import { ApiUsagePanel } from './api-usage-panel.tsx';
 import { DeleteApiKeyDialog } from './delete-api-key-dialog.tsx';
+import { WebhooksPanel } from './webhooks-panel.tsx';
 
 /** Spec §9: pages of 10, starting at 1. */
 export const API_KEYS_PAGE_SIZE = 10;
@@ -144,6 +145,7 @@ export function IntegrationsPage() {
           {newest && <ApiUsagePanel baseUrl={newest.base_url} keyId={newest.key} />}
         </>
       )}
+      <WebhooksPanel />
       {nameDialog && (
         <ApiKeyNameDialog
           open

@@ -1,0 +1,97 @@
+import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
+import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { LanguageSelect } from '../../../components/language-select.tsx';
+import { isApiError } from '../../../lib/api-error.ts';
+import { createVerificationIndividual, generateCustomerId } from '../api/create-verification-individual.ts';
+import { StateCard } from './state-card.tsx';
+
+type Failure = 'USED' | 'NOT_FOUND' | 'ERROR';
+
+function toFailure(error: unknown): Failure {
+  if (!isApiError(error)) return 'ERROR';
+  if (error.status === 409 || error.problem?.code === 'VERIFICATION_ALREADY_USED') return 'USED';
+  // A malformed id is answered 400 (or 422): to the holder it is the same as a link that does not exist.
+  if (error.status === 404 || error.status === 400) return 'NOT_FOUND';
+  return 'ERROR';
+}
+
+/**
+ * /connect/redirect/{verificationId}?customer=…: the shareable link. Opens one attempt for this holder
+ * (customer id from the link, or a generated one) and moves on to its holder page.
+ */
+export function ConnectRedirectPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<Failure | null>(null);
+  // React StrictMode runs effects twice in development: one link visit must open one attempt only.
+  const started = useRef(false);
+  const customer = searchParams.get('customer')?.trim() || null;
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    createVerificationIndividual({ verification_id: id, customer_id: customer ?? generateCustomerId() }).then(
+      (individual) => navigate(`/connect/verification/${encodeURIComponent(individual.id)}`, { replace: true }),
+      (error: unknown) => setFailure(toFailure(error)),
+    );
+  }, [id, customer, navigate]);
+
+  let content: ReactNode;
+  if (failure === 'USED') {
+    content = (
+      <StateCard
+        testId="verification-redirect"
+        status="USED"
+        icon={<TaskAltOutlined fontSize="inherit" color="warning" />}
+        title={t('connect.verification.usedTitle')}
+        body={t('connect.verification.usedBody')}
+      />
+    );
+  } else if (failure === 'NOT_FOUND') {
+    content = (
+      <StateCard
+        testId="verification-redirect"
+        status="NOT_FOUND"
+        icon={<ErrorOutlineOutlined fontSize="inherit" color="error" />}
+        title={t('connect.verification.notFoundTitle')}
+        body={t('connect.verification.notFoundBody')}
+      />
+    );
+  } else if (failure === 'ERROR') {
+    content = (
+      <StateCard
+        testId="verification-redirect"
+        status="ERROR"
+        icon={<ErrorOutlineOutlined fontSize="inherit" color="error" />}
+        title={t('connect.verification.errorTitle')}
+        body={t('connect.verification.errorBody')}
+      />
+    );
+  } else {
+    content = (
+      <StateCard
+        testId="verification-redirect"
+        status="LOADING"
+        icon={<CircularProgress size={48} aria-label={t('connect.verification.preparing')} />}
+        title={t('connect.verification.preparing')}
+        body={t('connect.verification.preparingBody')}
+      />
+    );
+  }
+
+  return (
+    <Box data-testid="verification-redirect-page">
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 2 }}>
+        <LanguageSelect testId="verification-language" />
+      </Box>
+      {content}
+    </Box>
+  );
+}

@@ -1,0 +1,245 @@
+import type { Verification } from '@cp/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { notificationStore } from '../../../lib/notifications.ts';
+import {
+  ageAttribute,
+  kyc,
+  memberAttribute,
+  membership,
+  nameAttribute,
+  organization,
+  renderRoutes,
+  verification,
+} from './test-fixtures.tsx';
+import { VerificationFormPage } from './verification-form-page.tsx';
+
+const existing = verification('55555555-5555-4555-8555-555555555555', {
+  trusted_issuers: ['did:web:issuer.example.com'],
+});
+
+let calls: { method: string; url: URL; headers: Headers; body: unknown }[];
+let saveAnswer: { status: number; body: unknown };
+/** Resolves the GET of the edited verification when the test says so. */
+let releaseVerification: (verification: Verification) => void;
+let verificationAnswer: Promise<Verification>;
+
+beforeEach(() => {
+  calls = [];
+  saveAnswer = { status: 201, body: existing };
+  verificationAnswer = new Promise((resolve) => {
+    releaseVerification = resolve;
+  });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const url = new URL(input, 'http://localhost');
+      const method = init.method ?? 'GET';
+      calls.push({
+        method,
+        url,
+        headers: new Headers(init.headers),
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      });
+      if (method === 'GET' && url.pathname === '/api/schemas') {
+        return Response.json({ results: [membership, kyc], total: 2, page: 1, limit: 100 });
+      }
+      if (method === 'GET' && url.pathname === `/api/verifications/${existing.id}`) {
+        return Response.json(await verificationAnswer);
+      }
+      if ((method === 'POST' && url.pathname === '/api/verifications') || method === 'PUT') {
+        return Response.json(saveAnswer.body, { status: saveAnswer.status });
+      }
+      return Response.json({ status: 404, code: 'NOT_FOUND' }, { status: 404 });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const renderForm = (entry: string) =>
+  renderRoutes(
+    [
+      { path: '/verifications', element: <p>verification list</p> },
+      { path: '/verifications/create', element: <VerificationFormPage /> },
+      { path: '/verifications/edit/:id', element: <VerificationFormPage /> },
+    ],
+    entry,
+  );
+
+/** Pastes instead of typing key by key: the same change events, far fewer renders on a busy machine. */
+async function fill(user: ReturnType<typeof renderForm>['user'], element: HTMLElement, text: string) {
+  await user.click(element);
+  await user.paste(text);
+}
+
+/** Name, the Membership schema and one rule "age greater than {value}". */
+async function startAgeRule(user: ReturnType<typeof renderForm>['user'], name: string, value: string) {
+  await fill(user, await screen.findByTestId('verification-name'), name);
+  const schemaSelect = screen.getByTestId('verification-schema');
+  await waitFor(() => expect(within(schemaSelect).getByRole('option', { name: 'Membership' })).toBeTruthy());
+  await user.selectOptions(schemaSelect, membership.id);
+  await user.click(screen.getByTestId('rule-add'));
+  await user.selectOptions(screen.getByTestId('rule-attribute-0'), ageAttribute.id);
+  await user.selectOptions(screen.getByTestId('rule-operator-0'), 'BIGGER');
+  await fill(user, screen.getByTestId('rule-value-0'), value);
+}
+
+const saves = () => calls.filter((c) => c.method === 'POST' || c.method === 'PUT');
+
+describe('VerificationFormPage', { timeout: 60_000 }, () => {
+  it('offers the organization and platform schemas, verify-only ones included', async () => {
+    renderForm('/verifications/create');
+    const select = await screen.findByTestId('verification-schema');
+    await waitFor(() => expect(within(select).getByRole('option', { name: 'KYC (verification only)' })).toBeTruthy());
+    expect(within(select).getByRole('option', { name: 'Membership' })).toBeTruthy();
+    const schemaCall = calls.find((c) => c.url.pathname === '/api/schemas');
+    expect(schemaCall?.headers.get('CurrentIdentity')).toBe(organization.id);
+  });
+
+  it("checks a NUMBER rule value client-side with 'Must be a numeric value' and sends nothing", async () => {
+    const { user } = renderForm('/verifications/create');
+    await startAgeRule(user, 'Age check', '18 years');
+    await user.click(screen.getByTestId('verification-save'));
+    const row = screen.getByTestId('rule-row-0');
+    expect(await within(row).findByText('Must be a numeric value')).toBeTruthy();
+    expect(saves()).toHaveLength(0);
+    // Fixed, the message goes as the user types.
+    await user.clear(screen.getByTestId('rule-value-0'));
+    await user.type(screen.getByTestId('rule-value-0'), '18');
+    await waitFor(() => expect(within(row).queryByText('Must be a numeric value')).toBeNull());
+    expect(saves()).toHaveLength(0);
+  });
+
+  it('posts the verification with its rule, trusted issuer and wanted claims', async () => {
+    const { user, router } = renderForm('/verifications/create');
+    await startAgeRule(user, 'Age check', '18');
+    await user.click(screen.getByTestId('verification-type-SINGLE'));
+    // The rule's attribute is always asked for: shown ticked and locked.
+    const ageClaim = screen.getByTestId('claim-age') as HTMLInputElement;
+    expect(ageClaim.checked).toBe(true);
+    expect(ageClaim.disabled).toBe(true);
+    // Only the name is wanted besides the rule's attribute.
+    await user.click(screen.getByTestId('claim-is_member'));
+    const preview = screen.getByTestId('verification-preview');
+    expect(preview.textContent).toContain('A single-use link that asks for a “Membership” credential.');
+    expect(preview.textContent).toContain('age must be greater than 18');
+    expect(preview.textContent).toContain('You will see: age and full_name.');
+
+    await user.click(screen.getByTestId('trusted-issuer-add'));
+    await fill(user, screen.getByTestId('trusted-issuer-0'), 'not an issuer');
+    await user.click(screen.getByTestId('verification-save'));
+    expect(await screen.findByText('Must be a DID (did:web:…) or an https issuer URL')).toBeTruthy();
+    expect(saves()).toHaveLength(0);
+    await user.clear(screen.getByTestId('trusted-issuer-0'));
+    await fill(user, screen.getByTestId('trusted-issuer-0'), 'https://issuer.example.com');
+    await user.click(screen.getByTestId('verification-save'));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+    const [post] = saves();
+    expect(post?.method).toBe('POST');
+    expect(post?.url.pathname).toBe('/api/verifications');
+    expect(post?.headers.get('CurrentIdentity')).toBe(organization.id);
+    expect(post?.body).toEqual({
+      name: 'Age check',
+      schema_id: membership.id,
+      type: 'SINGLE',
+      attributes: [{ attribute_id: ageAttribute.id, operator: 'BIGGER', value: '18', type: 'NUMBER' }],
+      trusted_issuers: ['https://issuer.example.com'],
+      requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
+    });
+    expect(notificationStore.get()?.title).toBe('Verification created');
+  });
+
+  it('shows a 422 field error on its rule and keeps what was typed', async () => {
+    saveAnswer = {
+      status: 422,
+      body: {
+        type: 'about:blank',
+        title: 'Validation failed',
+        status: 422,
+        code: 'VALIDATION_FAILED',
+        errors: [{ path: 'attributes.1.value', message: 'Must be a valid Email' }],
+      },
+    };
+    const { user, router } = renderForm('/verifications/create');
+    await fill(user, await screen.findByTestId('verification-name'), 'Members');
+    const schemaSelect = screen.getByTestId('verification-schema');
+    await waitFor(() => expect(within(schemaSelect).getByRole('option', { name: 'Membership' })).toBeTruthy());
+    await user.selectOptions(schemaSelect, membership.id);
+    await user.click(screen.getByTestId('rule-add'));
+    await user.selectOptions(screen.getByTestId('rule-attribute-0'), memberAttribute.id);
+    // A yes / no attribute gets a yes / no value.
+    expect((screen.getByTestId('rule-value-0') as HTMLSelectElement).value).toBe('true');
+    await user.click(screen.getByTestId('rule-add'));
+    await user.selectOptions(screen.getByTestId('rule-attribute-1'), nameAttribute.id);
+    await user.type(screen.getByTestId('rule-value-1'), 'Ada');
+    await user.click(screen.getByTestId('verification-save'));
+
+    const row = await screen.findByTestId('rule-row-1');
+    expect(await within(row).findByText('Must be a valid Email')).toBeTruthy();
+    expect(within(screen.getByTestId('rule-row-0')).queryByText('Must be a valid Email')).toBeNull();
+    await waitFor(() => expect(notificationStore.get()?.title).toBe('Error in create verification API call'));
+    expect(router.state.location.pathname).toBe('/verifications/create');
+    expect((screen.getByTestId('verification-name') as HTMLInputElement).value).toBe('Members');
+    expect((screen.getByTestId('rule-value-1') as HTMLInputElement).value).toBe('Ada');
+    expect(saves()[0]?.body).toMatchObject({
+      attributes: [
+        { attribute_id: memberAttribute.id, operator: 'EQUAL', value: 'true', type: 'BOOLEAN' },
+        { attribute_id: nameAttribute.id, operator: 'EQUAL', value: 'Ada', type: 'TEXT' },
+      ],
+    });
+  });
+
+  it('loads the verification before showing the edit form, then saves it with PUT', async () => {
+    saveAnswer = { status: 200, body: existing };
+    const { user, router } = renderForm(`/verifications/edit/${existing.id}`);
+    expect(await screen.findByTestId('verification-form-loading')).toBeTruthy();
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === `/api/verifications/${existing.id}`)).toBe(true));
+    expect(screen.queryByTestId('verification-form')).toBeNull();
+
+    releaseVerification(existing);
+    const name = (await screen.findByTestId('verification-name')) as HTMLInputElement;
+    expect(name.value).toBe('Age check');
+    expect((screen.getByTestId('verification-schema') as HTMLSelectElement).value).toBe(membership.id);
+    expect((screen.getByTestId('rule-attribute-0') as HTMLSelectElement).value).toBe(ageAttribute.id);
+    expect((screen.getByTestId('rule-operator-0') as HTMLSelectElement).value).toBe('BIGGER');
+    expect((screen.getByTestId('rule-value-0') as HTMLInputElement).value).toBe('18');
+    expect((screen.getByTestId('trusted-issuer-0') as HTMLInputElement).value).toBe('did:web:issuer.example.com');
+    expect((screen.getByTestId('claim-full_name') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByTestId('claim-is_member') as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByTestId('verification-type-MULTI').getAttribute('data-selected')).toBe('true');
+
+    await user.clear(name);
+    await fill(user, name, 'Age check at the door');
+    await user.clear(screen.getByTestId('rule-value-0'));
+    await user.type(screen.getByTestId('rule-value-0'), '21');
+    await user.click(screen.getByTestId('verification-save'));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+    const [put] = saves();
+    expect(put?.method).toBe('PUT');
+    expect(put?.url.pathname).toBe(`/api/verifications/${existing.id}`);
+    expect(put?.body).toEqual({
+      name: 'Age check at the door',
+      description: 'Entrance',
+      schema_id: membership.id,
+      type: 'MULTI',
+      attributes: [{ attribute_id: ageAttribute.id, operator: 'BIGGER', value: '21', type: 'NUMBER' }],
+      trusted_issuers: ['did:web:issuer.example.com'],
+      requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
+    });
+    expect(notificationStore.get()?.title).toBe('Verification updated');
+  });
+
+  it("says 'Error in update verification API call' and stays when the update fails", async () => {
+    saveAnswer = { status: 500, body: { type: 'about:blank', title: 'Internal', status: 500, code: 'INTERNAL' } };
+    releaseVerification(existing);
+    const { user, router } = renderForm(`/verifications/edit/${existing.id}`);
+    const name = (await screen.findByTestId('verification-name')) as HTMLInputElement;
+    await user.type(name, ' 2');
+    await user.click(screen.getByTestId('verification-save'));
+    await waitFor(() => expect(notificationStore.get()?.title).toBe('Error in update verification API call'));
+    expect(router.state.location.pathname).toBe(`/verifications/edit/${existing.id}`);
+    expect(name.value).toBe('Age check 2');
+  });
+});

@@ -1,0 +1,242 @@
+import type { Verification, VerificationIndividual } from '@cp/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../i18n/index.ts';
+import { notificationStore } from '../../../lib/notifications.ts';
+import { individual, organization, renderRoutes, verification } from './test-fixtures.tsx';
+import { VerificationsPage } from './verifications-page.tsx';
+
+const reusable = verification('55555555-5555-4555-8555-555555555555', { name: 'Age check' });
+const used = verification('66666666-6666-4666-8666-666666666666', {
+  name: 'Locker key',
+  type: 'SINGLE',
+  status: 'COMPLETED',
+  user: null,
+  usage: { total: 1, verified: 1, failed: 0 },
+});
+
+let calls: { method: string; url: URL; headers: Headers }[];
+let lists: Record<'SINGLE' | 'MULTI', Verification[]>;
+let listStatus: number;
+let deleteStatus: number;
+let individuals: VerificationIndividual[];
+/** List answers wait until both lists have been asked for: a sequential page would never load. */
+let bothAsked: Promise<void>;
+let markAsked: (type: string) => void;
+
+beforeEach(() => {
+  calls = [];
+  lists = { MULTI: [reusable], SINGLE: [used] };
+  listStatus = 200;
+  deleteStatus = 204;
+  individuals = [];
+  const asked = new Set<string>();
+  let release: () => void = () => {};
+  bothAsked = new Promise((resolve) => {
+    release = resolve;
+  });
+  markAsked = (type) => {
+    asked.add(type);
+    if (asked.has('SINGLE') && asked.has('MULTI')) release();
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const url = new URL(input, 'http://localhost');
+      const method = init.method ?? 'GET';
+      calls.push({ method, url, headers: new Headers(init.headers) });
+      if (method === 'GET' && url.pathname === '/api/verifications') {
+        const type = url.searchParams.get('type') as 'SINGLE' | 'MULTI';
+        markAsked(type);
+        await bothAsked;
+        if (listStatus !== 200) return Response.json({ status: listStatus, code: 'X' }, { status: listStatus });
+        const results = lists[type];
+        return Response.json({ results, total: results.length, page: Number(url.searchParams.get('page')), limit: 10 });
+      }
+      const history = url.pathname.match(/^\/api\/verifications\/([^/]+)\/individuals$/);
+      if (method === 'GET' && history) {
+        return Response.json({
+          results: individuals,
+          total: individuals.length,
+          page: Number(url.searchParams.get('page')),
+          limit: 10,
+        });
+      }
+      if (method === 'DELETE') {
+        if (deleteStatus !== 204) return Response.json({ status: deleteStatus, code: 'X' }, { status: deleteStatus });
+        lists.MULTI = lists.MULTI.filter((v) => !url.pathname.endsWith(v.id));
+        lists.SINGLE = lists.SINGLE.filter((v) => !url.pathname.endsWith(v.id));
+        return new Response(null, { status: 204 });
+      }
+      return Response.json({ status: 404, code: 'NOT_FOUND' }, { status: 404 });
+    }),
+  );
+});
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
+});
+
+const renderPage = (entry = '/verifications') =>
+  renderRoutes(
+    [
+      { path: '/verifications', element: <VerificationsPage /> },
+      { path: '/verifications/create', element: <p>create form</p> },
+      { path: '/verifications/edit/:id', element: <p>edit form</p> },
+    ],
+    entry,
+  );
+
+describe('VerificationsPage', { timeout: 30_000 }, () => {
+  it('loads the reusable and the single-use lists together (page 1, 10 each) and shows their rows', async () => {
+    const { user } = renderPage();
+    const row = await screen.findByTestId(`verification-row-${reusable.id}`);
+    const listCalls = calls.filter((c) => c.url.pathname === '/api/verifications');
+    expect(listCalls.map((c) => c.url.searchParams.get('type')).sort()).toEqual(['MULTI', 'SINGLE']);
+    for (const call of listCalls) {
+      expect(call.url.searchParams.get('page')).toBe('1');
+      expect(call.url.searchParams.get('limit')).toBe('10');
+      expect(call.headers.get('CurrentIdentity')).toBe(organization.id);
+    }
+    expect(row.textContent).toContain('Age check');
+    expect(row.textContent).toContain(reusable.present_id);
+    expect(row.textContent).toContain('Ada Lovelace');
+    expect(within(row).getByTestId(`verification-usage-${reusable.id}`).textContent).toBe(
+      '5 attempts3 verified · 2 failed',
+    );
+    expect(screen.getByTestId(`verification-edit-${reusable.id}`).getAttribute('href')).toBe(
+      `/verifications/edit/${reusable.id}`,
+    );
+    expect(screen.getByTestId('verifications-tab-SINGLE').textContent).toBe('Single-use1');
+
+    await user.click(screen.getByTestId('verifications-tab-SINGLE'));
+    const usedRow = await screen.findByTestId(`verification-row-${used.id}`);
+    expect(within(usedRow).getByTestId(`verification-status-${used.id}`).textContent).toBe('Used');
+    expect(usedRow.textContent).toContain('Integration');
+    expect(screen.queryByTestId(`verification-row-${reusable.id}`)).toBeNull();
+    // Switching tabs is not a new load: both lists came at once.
+    expect(calls.filter((c) => c.url.pathname === '/api/verifications')).toHaveLength(2);
+  });
+
+  it('deletes only after the confirmation, with DELETE verifications/{id}', async () => {
+    const { user } = renderPage();
+    await user.click(await screen.findByTestId(`verification-delete-${reusable.id}`));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('Delete this verification?');
+    expect(dialog.textContent).toContain('“Age check”');
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await user.click(within(dialog).getByTestId('verification-delete-confirm'));
+    await waitFor(() => expect(screen.queryByTestId(`verification-row-${reusable.id}`)).toBeNull());
+    const removal = calls.filter((c) => c.method === 'DELETE');
+    expect(removal).toHaveLength(1);
+    expect(removal[0]?.url.pathname).toBe(`/api/verifications/${reusable.id}`);
+    expect(removal[0]?.headers.get('CurrentIdentity')).toBe(organization.id);
+    expect(notificationStore.get()?.title).toBe('Verification deleted');
+  });
+
+  it('keeps the row when the deletion is cancelled or fails', async () => {
+    deleteStatus = 500;
+    const { user } = renderPage();
+    await user.click(await screen.findByTestId(`verification-delete-${reusable.id}`));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await user.click(screen.getByTestId(`verification-delete-${reusable.id}`));
+    await user.click(await screen.findByTestId('verification-delete-confirm'));
+    await waitFor(() => expect(notificationStore.get()?.title).toBe('Error in deleting verification'));
+    expect(screen.getByTestId(`verification-row-${reusable.id}`)).toBeTruthy();
+  });
+
+  it('copies the holder link and shows it as a QR code', async () => {
+    const { user } = renderPage();
+    await user.click(await screen.findByTestId(`verification-copy-${reusable.id}`));
+    const expected = `${window.location.origin}/connect/redirect/${reusable.id}`;
+    expect(await navigator.clipboard.readText()).toBe(expected);
+    expect(notificationStore.get()?.title).toBe('Link copied to clipboard');
+
+    await user.click(screen.getByTestId(`verification-qr-${reusable.id}`));
+    const dialog = await screen.findByTestId('verification-qr-dialog');
+    expect(within(dialog).getByTestId('verification-qr-code').getAttribute('data-value')).toBe(expected);
+    expect(within(dialog).getByTestId('verification-qr-code').querySelector('svg')).toBeTruthy();
+    expect(within(dialog).getByTestId('verification-qr-link').textContent).toBe(expected);
+  });
+
+  it('shows the empty state with a create button when there is no verification at all', async () => {
+    lists = { MULTI: [], SINGLE: [] };
+    renderPage();
+    const empty = await screen.findByTestId('verifications-empty');
+    expect(empty.textContent).toContain('No verifications yet');
+    expect(within(empty).getByRole('link', { name: 'Create verification' }).getAttribute('href')).toBe(
+      '/verifications/create',
+    );
+  });
+
+  it("shows 'error in get verifications API call' when the lists cannot be loaded", async () => {
+    listStatus = 403;
+    renderPage();
+    expect((await screen.findByTestId('verifications-error')).textContent).toContain(
+      'error in get verifications API call',
+    );
+    await waitFor(() => expect(notificationStore.get()?.title).toBe('error in get verifications API call'));
+  });
+
+  it('shows the history with presented claims and failed checks in plain words', async () => {
+    individuals = [
+      individual('77777777-7777-4777-8777-777777777777', {
+        customer_id: '1111-2222-3333',
+        status: 'FAILED',
+        presented_claims: { age: 17, is_member: true },
+        checks: [
+          { code: 'ISSUER_SIGNATURE', passed: true },
+          { code: 'STATUS', passed: false, detail: 'status list bit set' },
+          {
+            code: 'RULE',
+            passed: false,
+            rule: { attribute: 'age', operator: 'BIGGER', value: '18', presented: 17 },
+          },
+        ],
+        validation_error: 'STATUS',
+      }),
+      individual('88888888-8888-4888-8888-888888888888', {
+        customer_id: '4444-5555-6666',
+        status: 'VERIFIED',
+        presented_claims: { age: 30 },
+        checks: [{ code: 'RULE', passed: true }],
+      }),
+    ];
+    const { user } = renderPage();
+    await user.click(await screen.findByTestId(`verification-history-${reusable.id}`));
+    const history = await screen.findByTestId('verification-history-list');
+    const historyCall = calls.find((c) => c.url.pathname.endsWith('/individuals'));
+    expect(historyCall?.url.pathname).toBe(`/api/verifications/${reusable.id}/individuals`);
+    expect(historyCall?.url.searchParams.get('page')).toBe('1');
+    expect(historyCall?.url.searchParams.get('limit')).toBe('10');
+
+    const failed = within(history).getByTestId('individual-77777777-7777-4777-8777-777777777777');
+    expect(failed.textContent).toContain('1111-2222-3333');
+    expect(within(failed).getByTestId('individual-status-77777777-7777-4777-8777-777777777777').textContent).toBe(
+      'Failed',
+    );
+    const claims = within(failed).getByTestId('individual-claims-77777777-7777-4777-8777-777777777777');
+    expect(claims.textContent).toBe('age17is_memberTrue');
+    const reasons = within(failed).getByTestId('individual-failures-77777777-7777-4777-8777-777777777777');
+    const messages = within(reasons)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(messages).toEqual([
+      'The credential has been revoked or suspended by its issuer.',
+      'age must be greater than 18 (presented: 17)',
+    ]);
+
+    const verified = within(history).getByTestId('individual-88888888-8888-4888-8888-888888888888');
+    expect(verified.textContent).toContain('Verified');
+    expect(within(verified).queryByTestId('individual-failures-88888888-8888-4888-8888-888888888888')).toBeNull();
+
+    // In the user's language.
+    await i18n.changeLanguage('ja');
+    await waitFor(() =>
+      expect(within(reasons).getAllByRole('listitem')[1]?.textContent).toBe(
+        'age は 18 より大きい必要があります（提示された値: 17）',
+      ),
+    );
+  });
+});
