@@ -3,8 +3,11 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [react()],
-  // Served by the API under /wallet/ in production; relative assets keep it movable.
-  base: './',
+  // The API serves the built wallet at the root of its own port (WALLET_PUBLIC_URL); client routes such as
+  // /credentials/:id need absolute asset URLs.
+  base: '/',
   server: { port: 5174, proxy: { '/api': 'http://localhost:3000' } },
-  build: { outDir: 'dist', emptyOutDir: true },
+  // asset-manifest.json lists every built file (lazy route chunks, the core, fonts): public/sw.js precaches them all
+  // so the installed app works offline, even on screens not visited yet.
+  build: { outDir: 'dist', emptyOutDir: true, manifest: 'asset-manifest.json' },
 });

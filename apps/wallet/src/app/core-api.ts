@@ -1,0 +1,16 @@
+/**
+ * The screens' single import point for the wallet core (src/core): component tests mock this module.
+ */
+export { pickDisplay } from '../core/display.ts';
+export { WalletError } from '../core/errors.ts';
+export {
+  declinePresentation,
+  findCandidates,
+  isUsable,
+  resolvePresentationRequest,
+  submitPresentation,
+} from '../core/present.ts';
+export { acceptOffer, resolveOffer } from '../core/receive.ts';
+export { checkStatus, refreshStatuses } from '../core/status.ts';
+export type * from '../core/types.ts';
+export { openVault } from '../core/vault.ts';

@@ -1,0 +1,54 @@
+/**
+ * The wallet core's errors: a stable `code` that the screens translate, and an English `message` for logs.
+ */
+export type WalletErrorCode =
+  /** The link, QR code or JSON is not a credential offer this wallet understands. */
+  | 'OFFER_INVALID'
+  /** The offer only supports a flow this wallet does not (authorization code, deferred issuance…). */
+  | 'OFFER_UNSUPPORTED'
+  /** The offer was used, withdrawn or has expired. */
+  | 'OFFER_EXPIRED'
+  /** The offer needs the PIN (tx_code) and none was given. */
+  | 'PIN_REQUIRED'
+  /** The PIN (tx_code) is wrong. */
+  | 'PIN_WRONG'
+  /** The issuer's metadata or endpoints cannot be reached or make no sense. */
+  | 'ISSUER_UNREACHABLE'
+  /** The issuer refused the request (an OAuth / OpenID4VCI error other than the ones above). */
+  | 'ISSUER_ERROR'
+  /** The issued credential does not verify (signature, holder binding, type…). */
+  | 'CREDENTIAL_INVALID'
+  /** The presentation request is malformed or asks for something unsupported. */
+  | 'REQUEST_INVALID'
+  /** The presentation request's client identifier does not check out (certificate, DID, response URI). */
+  | 'REQUEST_UNTRUSTED'
+  /** The presentation request is not signed by the key its client identifier names. */
+  | 'REQUEST_SIGNATURE_INVALID'
+  /** The presentation request has expired or was already answered. */
+  | 'REQUEST_EXPIRED'
+  /** The verifier refused the answer. */
+  | 'VERIFIER_ERROR'
+  /** The backup file is not a wallet backup. */
+  | 'BACKUP_INVALID'
+  /** The vault must be unlocked first. */
+  | 'LOCKED'
+  /** The vault already exists (create) or does not exist yet (unlock). */
+  | 'VAULT_STATE'
+  /** No connection, or the server did not answer. */
+  | 'NETWORK';
+
+export class WalletError extends Error {
+  constructor(
+    readonly code: WalletErrorCode,
+    message: string = code,
+    /** The remote party's error (`error` / `error_description`) when there was one. */
+    readonly detail?: string,
+  ) {
+    super(message);
+    this.name = 'WalletError';
+  }
+}
+
+export const isWalletError = (err: unknown): err is WalletError => err instanceof WalletError;
+
+export const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));

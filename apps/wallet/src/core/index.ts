@@ -1,0 +1,7 @@
+export * from './display.ts';
+export * from './errors.ts';
+export * from './present.ts';
+export * from './receive.ts';
+export * from './status.ts';
+export type * from './types.ts';
+export * from './vault.ts';

@@ -1,0 +1,465 @@
+import {
+  type DcqlQuery,
+  decodeJwt,
+  matchDcqlQuery,
+  presentSdJwtVc,
+  resolveDidKeyReference,
+  type VerifiedChain,
+  verifyJwtSignature,
+  x509Hash,
+} from '@cp/credentials';
+import { CompactEncrypt, importJWK, type JWK } from 'jose';
+import { errorMessage, WalletError } from './errors.ts';
+import { fetchJson, http, isLocalHost, isObject, randomId } from './http.ts';
+import { consistentChain } from './issuer-key.ts';
+import type {
+  PresentationCandidate,
+  PresentationRecord,
+  ResolvedPresentationRequest,
+  StoredCredential,
+  WalletVault,
+} from './types.ts';
+
+/**
+ * OpenID4VP 1.0: the request (by value or by `request_uri`, GET or POST), its signature checked for the
+ * client identifier prefix, DCQL matching, and the answer: an SD-JWT VC presentation with exactly the
+ * chosen disclosures and a key-binding JWT, sent with `direct_post` or encrypted (`direct_post.jwt`).
+ */
+
+export interface PresentationLink {
+  clientId?: string;
+  /** The request object by value (a JWT). */
+  request?: string;
+  requestUri?: string;
+  requestUriMethod: 'get' | 'post';
+  /** Every query parameter (an unsigned request by value carries its fields here). */
+  params: Record<string, string>;
+}
+
+type Encryption = { jwk: JWK; enc: 'A128GCM' | 'A256GCM' };
+
+/** Protocol details submitPresentation needs, carried along (plain, cloneable data). */
+export interface PresentationSession {
+  /** For `direct_post.jwt`: the verifier's key and content encryption. */
+  encryption?: Encryption;
+}
+
+export type ResolvedPresentationRequestWithSession = ResolvedPresentationRequest & { session: PresentationSession };
+
+const invalid = (message: string): never => {
+  throw new WalletError('REQUEST_INVALID', message);
+};
+const untrusted = (message: string): never => {
+  throw new WalletError('REQUEST_UNTRUSTED', message);
+};
+const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+const isJwt = (value: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(value);
+
+/**
+ * Reads a presentation request link: `openid4vp://?client_id=…&request_uri=…[&request_uri_method=post]`,
+ * `…&request=<JWT>`, an https link with the same parameters, the wallet's own `/present?request=<link>`,
+ * or a bare request JWT.
+ */
+export function parsePresentationLink(input: string): PresentationLink {
+  const text = input.trim();
+  if (isJwt(text)) return { request: text, requestUriMethod: 'get', params: {} };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return invalid('This is not a presentation request link');
+  }
+  const params = Object.fromEntries(url.searchParams.entries());
+  const request = params.request;
+  // The wallet's own link wraps the openid4vp:// link in `request`.
+  if (request && !isJwt(request) && /^[a-z][a-z0-9+.-]*:\/\//i.test(request) && request !== text) {
+    return parsePresentationLink(request);
+  }
+  const requestUri = params.request_uri;
+  if (requestUri) {
+    try {
+      const reference = new URL(requestUri);
+      if (reference.protocol !== 'https:' && reference.protocol !== 'http:') throw new Error('scheme');
+    } catch {
+      return invalid('request_uri is not an https URL');
+    }
+  }
+  if (request && !isJwt(request)) invalid('request is not a JWT');
+  if (!request && !requestUri && !params.response_type && !params.dcql_query) {
+    invalid('The link carries no presentation request');
+  }
+  const method = params.request_uri_method?.toLowerCase();
+  if (method && method !== 'get' && method !== 'post') invalid('request_uri_method must be get or post');
+  return {
+    ...(params.client_id ? { clientId: params.client_id } : {}),
+    ...(request ? { request } : {}),
+    ...(requestUri ? { requestUri } : {}),
+    requestUriMethod: method === 'post' ? 'post' : 'get',
+    params,
+  };
+}
+
+const WALLET_METADATA = {
+  vp_formats_supported: { 'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] } },
+  client_id_prefixes_supported: ['x509_hash', 'x509_san_dns', 'decentralized_identifier', 'redirect_uri'],
+  response_modes_supported: ['direct_post', 'direct_post.jwt'],
+  authorization_encryption_alg_values_supported: ['ECDH-ES'],
+  authorization_encryption_enc_values_supported: ['A128GCM', 'A256GCM'],
+};
+
+async function fetchRequestObject(link: PresentationLink): Promise<string> {
+  const uri = link.requestUri!;
+  const accept = 'application/oauth-authz-req+jwt, application/jwt;q=0.9';
+  const answer =
+    link.requestUriMethod === 'post'
+      ? await http(uri, {
+          headers: { accept },
+          form: { wallet_metadata: JSON.stringify(WALLET_METADATA) },
+          unreachable: 'NETWORK',
+        })
+      : await http(uri, { headers: { accept }, unreachable: 'NETWORK' });
+  if (answer.status === 404 || answer.status === 410) {
+    throw new WalletError('REQUEST_EXPIRED', 'The request is no longer available', str(answer.text)?.slice(0, 300));
+  }
+  if (!answer.ok) throw new WalletError('REQUEST_INVALID', `The request_uri answered ${answer.status}`);
+  const jwt = answer.text.trim();
+  if (!isJwt(jwt)) invalid('The request_uri did not answer a request object');
+  return jwt;
+}
+
+/** Parses a JSON-valued parameter of an unsigned request by value. */
+function paramsAsRequest(params: Record<string, string>): Record<string, unknown> {
+  const payload: Record<string, unknown> = { ...params };
+  for (const name of ['dcql_query', 'client_metadata']) {
+    if (typeof params[name] === 'string') {
+      try {
+        payload[name] = JSON.parse(params[name]);
+      } catch {
+        invalid(`${name} is not JSON`);
+      }
+    }
+  }
+  return payload;
+}
+
+const commonName = (subject: string) =>
+  /(?:^|,\s*)CN=((?:\\.|[^,])+)/.exec(subject)?.[1]?.replace(/\\(.)/g, '$1').trim();
+
+function chooseEncryption(clientMetadata: Record<string, unknown>): Encryption {
+  const keys = isObject(clientMetadata.jwks) && Array.isArray(clientMetadata.jwks.keys) ? clientMetadata.jwks.keys : [];
+  const jwk = keys.find(
+    (k): k is JWK =>
+      isObject(k) &&
+      k.kty === 'EC' &&
+      k.crv === 'P-256' &&
+      typeof k.x === 'string' &&
+      typeof k.y === 'string' &&
+      (k.use === undefined || k.use === 'enc') &&
+      (k.alg === undefined || k.alg === 'ECDH-ES'),
+  );
+  if (!jwk) return invalid('direct_post.jwt needs an ECDH-ES P-256 key in client_metadata.jwks');
+  const offered = clientMetadata.encrypted_response_enc_values_supported;
+  let enc: Encryption['enc'] = 'A128GCM';
+  if (Array.isArray(offered) && offered.length > 0) {
+    const usable = offered.find((value): value is Encryption['enc'] => value === 'A128GCM' || value === 'A256GCM');
+    if (!usable) return invalid('The verifier offers no content encryption this wallet supports');
+    enc = usable;
+  }
+  const { d: _d, ...publicPart } = jwk;
+  return { jwk: publicPart, enc };
+}
+
+function validDcql(value: unknown): DcqlQuery {
+  if (
+    !isObject(value) ||
+    !Array.isArray(value.credentials) ||
+    value.credentials.length === 0 ||
+    !value.credentials.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.format === 'string')
+  ) {
+    return invalid('The request has no DCQL query');
+  }
+  return value as unknown as DcqlQuery;
+}
+
+/**
+ * Fetches and checks a presentation request: signature and client identifier (`x509_hash`,
+ * `x509_san_dns`, `decentralized_identifier`; unsigned only for `redirect_uri`), `vp_token`, a DCQL
+ * query, a response URI and mode this wallet speaks.
+ */
+export async function resolvePresentationRequest(input: string): Promise<ResolvedPresentationRequest> {
+  return resolvePresentationRequestWithSession(input);
+}
+
+/** resolvePresentationRequest, typed with the protocol session it carries. */
+export async function resolvePresentationRequestWithSession(
+  input: string,
+): Promise<ResolvedPresentationRequestWithSession> {
+  const link = parsePresentationLink(input);
+  const jwt = link.request ?? (link.requestUri ? await fetchRequestObject(link) : undefined);
+  let header: Record<string, unknown> = { alg: 'none' };
+  let payload: Record<string, unknown>;
+  if (jwt) {
+    try {
+      ({ header, payload } = decodeJwt(jwt));
+    } catch {
+      return invalid('The request object cannot be read');
+    }
+  } else {
+    payload = paramsAsRequest(link.params);
+  }
+  const signed = header.alg !== 'none' && header.alg !== undefined;
+  if (signed && header.typ !== undefined && header.typ !== 'oauth-authz-req+jwt') {
+    invalid(`The request object has typ ${String(header.typ)}`);
+  }
+  // A request object names its client itself (the link's client_id must agree); only plain parameters rely on the link.
+  const clientId = jwt ? str(payload.client_id) : (str(payload.client_id) ?? link.clientId);
+  if (!clientId) return invalid('The request names no client_id');
+  if (link.clientId && payload.client_id !== undefined && payload.client_id !== link.clientId) {
+    untrusted('The request object is for another client_id than the link');
+  }
+  const responseUri = str(payload.response_uri);
+  if (!responseUri) return invalid('The request has no response_uri');
+  let responseHost: string;
+  try {
+    responseHost = new URL(responseUri).hostname.toLowerCase();
+  } catch {
+    return invalid('The response_uri is not a URL');
+  }
+
+  const separator = clientId.indexOf(':');
+  const prefix = separator > 0 ? clientId.slice(0, separator) : '';
+  const identifier = clientId.slice(separator + 1);
+  let chain: VerifiedChain | undefined;
+  let clientIdScheme: ResolvedPresentationRequest['clientIdScheme'];
+  let fallbackName = identifier;
+
+  const verifyWith = async (jwk: JsonWebKey) => {
+    if (!jwt || !(await verifyJwtSignature(jwt, jwk))) {
+      throw new WalletError('REQUEST_SIGNATURE_INVALID', 'The request signature does not verify');
+    }
+  };
+  const leafChain = async () => {
+    if (!signed) return untrusted('The request must be signed');
+    try {
+      return await consistentChain(header.x5c);
+    } catch (err) {
+      return untrusted(`The request certificate chain is not valid: ${errorMessage(err)}`);
+    }
+  };
+
+  switch (prefix) {
+    case 'x509_hash': {
+      clientIdScheme = 'x509_hash';
+      chain = await leafChain();
+      if ((await x509Hash((header.x5c as string[])[0]!)) !== identifier) {
+        untrusted('The certificate is not the one the client_id names (x509_hash)');
+      }
+      await verifyWith(chain.leafJwk);
+      break;
+    }
+    case 'x509_san_dns': {
+      clientIdScheme = 'x509_san_dns';
+      chain = await leafChain();
+      if (!chain.dnsNames.some((dns) => dns.toLowerCase() === identifier.toLowerCase())) {
+        untrusted('The certificate does not name the client_id DNS name');
+      }
+      await verifyWith(chain.leafJwk);
+      if (responseHost !== identifier.toLowerCase()) untrusted('The response_uri is not on the client_id host');
+      break;
+    }
+    case 'decentralized_identifier': {
+      clientIdScheme = 'decentralized_identifier';
+      if (!signed) untrusted('The request must be signed');
+      const kid = str(header.kid);
+      if (!identifier.startsWith('did:') || !kid?.startsWith(`${identifier}#`)) {
+        untrusted('The request key (kid) is not a key of the client_id DID');
+      }
+      let jwk: JsonWebKey;
+      try {
+        jwk = await resolveDidKeyReference(kid!, fetchJson, { allowHttp: isLocalHost });
+      } catch (err) {
+        return untrusted(`The client_id DID cannot be resolved: ${errorMessage(err)}`);
+      }
+      await verifyWith(jwk);
+      break;
+    }
+    case 'redirect_uri': {
+      clientIdScheme = 'redirect_uri';
+      if (signed) untrusted('A redirect_uri client must not sign its request');
+      if (responseUri !== identifier) untrusted('The response_uri must be the client_id (redirect_uri)');
+      fallbackName = responseHost;
+      break;
+    }
+    default:
+      return untrusted(`The client identifier prefix of ${clientId} is not supported`);
+  }
+
+  if (typeof payload.exp === 'number' && payload.exp * 1000 < Date.now()) {
+    throw new WalletError('REQUEST_EXPIRED', 'The request has expired');
+  }
+  if (payload.response_type !== 'vp_token') invalid('Only response_type vp_token is supported');
+  const responseMode = payload.response_mode ?? 'direct_post';
+  if (responseMode !== 'direct_post' && responseMode !== 'direct_post.jwt') {
+    invalid(`response_mode ${String(responseMode)} is not supported`);
+  }
+  const nonce = str(payload.nonce);
+  if (!nonce) return invalid('The request has no nonce');
+  const dcql = validDcql(payload.dcql_query);
+  const clientMetadata = isObject(payload.client_metadata) ? payload.client_metadata : {};
+  const session: PresentationSession =
+    responseMode === 'direct_post.jwt' ? { encryption: chooseEncryption(clientMetadata) } : {};
+
+  const certificateSubject = chain?.subject;
+  const name = str(clientMetadata.client_name) ?? (certificateSubject ? commonName(certificateSubject) : undefined);
+  const logoUri = str(clientMetadata.logo_uri);
+  const state = str(payload.state);
+  return {
+    clientId,
+    clientIdScheme,
+    verifier: {
+      name: name ?? fallbackName,
+      ...(logoUri ? { logoUri } : {}),
+      ...(certificateSubject ? { certificateSubject } : {}),
+    },
+    dcql,
+    nonce,
+    ...(state ? { state } : {}),
+    responseUri,
+    responseMode: responseMode as ResolvedPresentationRequest['responseMode'],
+    session,
+  };
+}
+
+const UNUSABLE = new Set(['REVOKED', 'EXPIRED', 'SUSPENDED']);
+
+/** Whether a stored credential may be presented (not revoked, suspended or expired as far as known). */
+export function isUsable(credential: StoredCredential, now = new Date()): boolean {
+  if (UNUSABLE.has(credential.lastStatus)) return false;
+  return !credential.expiresAt || new Date(credential.expiresAt).getTime() > now.getTime();
+}
+
+/**
+ * The stored credentials that answer each DCQL credential query, with the claims to disclose; usable
+ * ones first. A revoked or expired credential stays on the list (the screen warns): the holder decides,
+ * and the verifier's own checks name the problem.
+ */
+export function findCandidates(
+  request: ResolvedPresentationRequest,
+  credentials: StoredCredential[],
+): PresentationCandidate[] {
+  const matches = matchDcqlQuery(
+    request.dcql,
+    credentials.filter((credential) => credential.format === 'dc+sd-jwt'),
+  );
+  return [...matches.values()]
+    .flat()
+    .map((m) => ({ queryId: m.queryId, credential: m.credential, disclose: m.disclose }))
+    .sort((a, b) => Number(isUsable(b.credential)) - Number(isUsable(a.credential)));
+}
+
+async function encryptResponse(encryption: Encryption, answer: Record<string, unknown>): Promise<string> {
+  const header: { alg: string; enc: string; kid?: string } = { alg: 'ECDH-ES', enc: encryption.enc };
+  if (typeof encryption.jwk.kid === 'string') header.kid = encryption.jwk.kid;
+  // Uint8Array.from: a typed array of this realm (jose checks `instanceof Uint8Array`).
+  return new CompactEncrypt(Uint8Array.from(new TextEncoder().encode(JSON.stringify(answer))))
+    .setProtectedHeader(header)
+    .encrypt(await importJWK(encryption.jwk, 'ECDH-ES'));
+}
+
+async function postResponse(
+  request: ResolvedPresentationRequest,
+  answer: Record<string, unknown>,
+): Promise<{ redirectUri?: string }> {
+  const encryption = (request as Partial<ResolvedPresentationRequestWithSession>).session?.encryption;
+  let form: Record<string, string>;
+  if (request.responseMode === 'direct_post.jwt') {
+    if (!encryption)
+      throw new WalletError('REQUEST_INVALID', 'Resolve the request with resolvePresentationRequest first');
+    form = { response: await encryptResponse(encryption, answer) };
+  } else {
+    form = Object.fromEntries(
+      Object.entries(answer).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+    );
+  }
+  const response = await http(request.responseUri, { form, headers: { accept: 'application/json' } });
+  if (!response.ok) {
+    const body = isObject(response.json) ? response.json : {};
+    const detail = [str(body.error), str(body.error_description)].filter(Boolean).join(': ') || undefined;
+    throw new WalletError('VERIFIER_ERROR', `The verifier answered ${response.status}`, detail);
+  }
+  const redirectUri = isObject(response.json) ? str(response.json.redirect_uri) : undefined;
+  return redirectUri ? { redirectUri } : {};
+}
+
+function record(
+  request: ResolvedPresentationRequest,
+  outcome: PresentationRecord['outcome'],
+  credential: StoredCredential | undefined,
+  sharedClaims: string[],
+  detail?: string,
+): PresentationRecord {
+  return {
+    id: randomId(),
+    at: new Date().toISOString(),
+    verifier: {
+      name: request.verifier.name,
+      clientId: request.clientId,
+      ...(request.verifier.logoUri ? { logoUri: request.verifier.logoUri } : {}),
+    },
+    credentialId: credential?.id ?? '',
+    credentialName: credential?.display.name ?? {},
+    sharedClaims,
+    outcome,
+    ...(detail ? { detail } : {}),
+  };
+}
+
+/**
+ * Presents the candidate's credential with exactly `candidate.disclose`, bound to this verifier (`aud` =
+ * client id) and request (`nonce`); records the outcome in the history (SENT, or ERROR and rethrows).
+ */
+export async function submitPresentation(
+  request: ResolvedPresentationRequest,
+  candidate: PresentationCandidate,
+  vault: WalletVault,
+): Promise<{ redirectUri?: string }> {
+  const { signer } = vault.holder();
+  try {
+    const presentation = await presentSdJwtVc(candidate.credential.raw, {
+      disclose: candidate.disclose,
+      keyBinding: { signer, audience: request.clientId, nonce: request.nonce },
+    });
+    const answer: Record<string, unknown> = {
+      vp_token: { [candidate.queryId]: [presentation] },
+      ...(request.state ? { state: request.state } : {}),
+    };
+    const result = await postResponse(request, answer);
+    await vault.addPresentation(record(request, 'SENT', candidate.credential, candidate.disclose));
+    return result;
+  } catch (err) {
+    const detail = err instanceof WalletError && err.detail ? `${err.message} (${err.detail})` : errorMessage(err);
+    await vault.addPresentation(record(request, 'ERROR', candidate.credential, candidate.disclose, detail));
+    if (err instanceof WalletError) throw err;
+    throw new WalletError('VERIFIER_ERROR', errorMessage(err));
+  }
+}
+
+/** Tells the verifier the holder declined (`access_denied`) and records it; sharing nothing. */
+export async function declinePresentation(
+  request: ResolvedPresentationRequest,
+  vault: WalletVault,
+  credential?: StoredCredential,
+): Promise<{ redirectUri?: string }> {
+  await vault.addPresentation(record(request, 'DECLINED', credential, []));
+  try {
+    return await postResponse(request, {
+      error: 'access_denied',
+      error_description: 'The holder declined to share',
+      ...(request.state ? { state: request.state } : {}),
+    });
+  } catch (err) {
+    // The verifier refusing the error answer changes nothing for the holder; no network is worth telling.
+    if (err instanceof WalletError && err.code === 'NETWORK') throw err;
+    return {};
+  }
+}

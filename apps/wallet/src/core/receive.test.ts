@@ -1,0 +1,290 @@
+import {
+  decodeJwt,
+  didJwkFromJwk,
+  encodeStatusList,
+  generateEs256KeyPair,
+  issueSdJwtVc,
+  signerFromPrivateJwk,
+  signStatusListToken,
+} from '@cp/credentials';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { acceptOffer, parseOfferLink, resolveOffer } from './receive.ts';
+import { certifiedKey, json, stubFetch, type TestIdentity, text } from './test-support.ts';
+import type { WalletVault } from './types.ts';
+import { openVault } from './vault.ts';
+
+const ISSUER = 'https://issuer.example/tenant';
+const AUTH = 'https://auth.example';
+const VCT = 'https://issuer.example/vct/diploma';
+const STATUS_URI = `${ISSUER}/status/1`;
+
+let identity: TestIdentity;
+let vault: WalletVault;
+let counter = 0;
+
+beforeAll(async () => {
+  identity = await certifiedKey({ uris: [ISSUER] });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function freshVault() {
+  vault = await openVault(`receive-test-${Date.now()}-${++counter}`, { kdfIterations: 1_000 });
+  await vault.create('passcode');
+  return vault;
+}
+
+const offer = (extra: Record<string, unknown> = {}) => ({
+  credential_issuer: ISSUER,
+  credential_configuration_ids: ['diploma'],
+  grants: {
+    'urn:ietf:params:oauth:grant-type:pre-authorized_code': { 'pre-authorized_code': 'code-1', ...extra },
+  },
+});
+const offerLink = (value: unknown) =>
+  `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(value))}`;
+
+interface IssuerSetup {
+  /** How the credential is signed (default: the certified key with its x5c). */
+  sign?: () => Promise<{ signer: TestIdentity['signer']; header: { kid?: string; x5c?: string[] }; iss: string }>;
+  holderJwk?: JsonWebKey;
+  token?: () => Response;
+  extraRoutes?: Parameters<typeof stubFetch>[0];
+}
+
+/**
+ * A draft-style issuer on a path: metadata only where the well-known segment is appended, an external
+ * authorization server, display at the configuration level, claims as an object map, no nonce endpoint.
+ */
+function serveIssuer(setup: IssuerSetup = {}) {
+  const sign = setup.sign ?? (async () => ({ signer: identity.signer, header: { x5c: identity.x5c }, iss: ISSUER }));
+  return stubFetch({
+    [`${ISSUER}/.well-known/openid-credential-issuer`]: () =>
+      json({
+        credential_issuer: ISSUER,
+        authorization_servers: [AUTH],
+        credential_endpoint: `${ISSUER}/credential`,
+        display: [
+          { name: 'Acme University', locale: 'en', logo: { uri: 'https://issuer.example/logo.png' } },
+          { name: 'アクメ大学', locale: 'ja' },
+        ],
+        credential_configurations_supported: {
+          diploma: {
+            format: 'dc+sd-jwt',
+            vct: VCT,
+            display: [
+              { name: 'Diploma', locale: 'en', background_color: '#123456', text_color: '#ffffff' },
+              { name: 'Diplôme', locale: 'fr', background_color: '#654321' },
+            ],
+            claims: {
+              full_name: {
+                display: [
+                  { name: 'Full name', locale: 'en' },
+                  { name: '氏名', locale: 'ja' },
+                ],
+              },
+            },
+          },
+        },
+      }),
+    [`${AUTH}/.well-known/oauth-authorization-server`]: () => json({ issuer: AUTH, token_endpoint: `${AUTH}/token` }),
+    [`POST ${AUTH}/token`]:
+      setup.token ?? (() => json({ access_token: 'at-1', token_type: 'Bearer', c_nonce: 'nonce-from-token' })),
+    [`POST ${ISSUER}/credential`]: async ({ body, headers }) => {
+      if (headers.get('authorization') !== 'Bearer at-1') return json({ error: 'invalid_token' }, 401);
+      const request = JSON.parse(body);
+      const proof = decodeJwt(request.proofs.jwt[0]);
+      const { signer, header, iss } = await sign();
+      const credential = await issueSdJwtVc({
+        signer,
+        header,
+        issuer: iss,
+        vct: VCT,
+        holderJwk: setup.holderJwk ?? (proof.header.jwk as JsonWebKey),
+        claims: { full_name: 'Ada Lovelace', score: 97.5 },
+        status: { idx: 3, uri: STATUS_URI },
+        expiresAt: Math.floor(Date.now() / 1000) + 3600,
+      });
+      return json({ credentials: [{ credential }] });
+    },
+    [STATUS_URI]: async () => {
+      const { signer, header } = await sign();
+      const token = await signStatusListToken({
+        signer,
+        header,
+        uri: STATUS_URI,
+        lst: encodeStatusList(16, []),
+        ttl: 60,
+      });
+      return text(token, 'application/statuslist+jwt');
+    },
+    ...setup.extraRoutes,
+  });
+}
+
+describe('parseOfferLink', () => {
+  it('reads offers by value and by reference, in custom-scheme, https and wallet links, and raw JSON', () => {
+    expect(parseOfferLink(offerLink(offer())).offer).toEqual(offer());
+    expect(parseOfferLink(JSON.stringify(offer())).offer).toEqual(offer());
+    const byReference = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${ISSUER}/offers/1`)}`;
+    expect(parseOfferLink(byReference)).toEqual({ offerUri: `${ISSUER}/offers/1` });
+    expect(
+      parseOfferLink(`https://issuer.example/offer?credential_offer_uri=${encodeURIComponent(`${ISSUER}/offers/1`)}`),
+    ).toEqual({
+      offerUri: `${ISSUER}/offers/1`,
+    });
+    expect(parseOfferLink(`https://wallet.example/receive?offer=${encodeURIComponent(byReference)}`)).toEqual({
+      offerUri: `${ISSUER}/offers/1`,
+    });
+    for (const bad of [
+      'hello',
+      '{"credential_issuer":"https://x"}',
+      'openid-credential-offer://?credential_offer=%7Bnot-json',
+      'openid-credential-offer://?nothing=here',
+      `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify({ ...offer(), credential_issuer: 'ftp://x' }))}`,
+    ]) {
+      expect(() => parseOfferLink(bad)).toThrow(expect.objectContaining({ code: 'OFFER_INVALID' }));
+    }
+  });
+});
+
+describe('resolveOffer and acceptOffer', () => {
+  it('resolves a draft-style issuer (appended well-known, external AS, configuration-level display) and shows it', async () => {
+    serveIssuer();
+    const resolved = await resolveOffer(offerLink(offer({ tx_code: { length: 4, input_mode: 'numeric' } })), 'fr');
+    expect(resolved).toMatchObject({
+      credentialIssuer: ISSUER,
+      configurationId: 'diploma',
+      issuer: {
+        id: ISSUER,
+        name: { en: 'Acme University', ja: 'アクメ大学' },
+        logoUri: 'https://issuer.example/logo.png',
+      },
+      display: { name: { en: 'Diploma', fr: 'Diplôme' }, backgroundColor: '#654321' },
+      claimDisplay: [{ name: 'full_name', label: { en: 'Full name', ja: '氏名' } }],
+      txCode: { length: 4, inputMode: 'numeric' },
+      session: { tokenEndpoint: `${AUTH}/token`, credentialEndpoint: `${ISSUER}/credential`, vct: VCT },
+    });
+    expect(resolved.issuer.verifiedOrganization).toBeUndefined();
+  });
+
+  it('redeems the offer with the PIN, sends a key proof, verifies the x5c-signed credential and stores it', async () => {
+    await freshVault();
+    const { calls } = serveIssuer();
+    const resolved = await resolveOffer(offerLink(offer({ tx_code: {} })), 'en');
+    await expect(acceptOffer(resolved, vault)).rejects.toMatchObject({ code: 'PIN_REQUIRED' });
+    const stored = await acceptOffer(resolved, vault, { txCode: ' 1234 ' });
+
+    const token = calls.find((c) => c.url === `${AUTH}/token`)!;
+    expect(Object.fromEntries(new URLSearchParams(token.body))).toEqual({
+      grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code',
+      'pre-authorized_code': 'code-1',
+      tx_code: '1234',
+    });
+    const credentialCall = calls.find((c) => c.url === `${ISSUER}/credential`)!;
+    const request = JSON.parse(credentialCall.body);
+    expect(request.credential_configuration_id).toBe('diploma');
+    const proof = decodeJwt(request.proofs.jwt[0]);
+    expect(proof.header).toMatchObject({ typ: 'openid4vci-proof+jwt', alg: 'ES256', jwk: vault.holder().publicJwk });
+    expect(proof.payload).toMatchObject({ aud: ISSUER, nonce: 'nonce-from-token', iat: expect.any(Number) });
+
+    expect(stored).toMatchObject({
+      vct: VCT,
+      issuer: { id: ISSUER, keySource: 'x5c' },
+      claims: { full_name: 'Ada Lovelace', score: 97.5 },
+      statusReference: { uri: STATUS_URI, idx: 3 },
+      lastStatus: 'VALID',
+      expiresAt: expect.any(String),
+    });
+    // A claim without a label in the metadata is shown under its own name.
+    expect(stored.claimDisplay.map((c) => c.name)).toEqual(['full_name', 'score']);
+    expect(await vault.listCredentials()).toEqual([stored]);
+  });
+
+  it('maps the token endpoint’s OAuth errors to what the holder can act on', async () => {
+    await freshVault();
+    for (const [body, pin, code] of [
+      [{ error: 'invalid_grant', error_description: 'The transaction code is wrong.' }, '1', 'PIN_WRONG'],
+      [{ error: 'invalid_tx_code' }, '1', 'PIN_WRONG'],
+      [
+        { error: 'invalid_grant', error_description: 'The pre-authorized code was already used.' },
+        undefined,
+        'OFFER_EXPIRED',
+      ],
+      [
+        { error: 'invalid_request', error_description: 'This offer requires the transaction code (tx_code).' },
+        undefined,
+        'PIN_REQUIRED',
+      ],
+      [{ error: 'server_error' }, undefined, 'ISSUER_ERROR'],
+    ] as const) {
+      serveIssuer({ token: () => json(body, 400) });
+      const resolved = await resolveOffer(offerLink(pin ? offer({ tx_code: {} }) : offer()), 'en');
+      await expect(acceptOffer(resolved, vault, pin ? { txCode: pin } : {})).rejects.toMatchObject({ code });
+    }
+    stubFetch({ [`${ISSUER}/offers/gone`]: () => json({ error: 'invalid_request' }, 404) });
+    await expect(
+      resolveOffer(
+        `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${ISSUER}/offers/gone`)}`,
+        'en',
+      ),
+    ).rejects.toMatchObject({ code: 'OFFER_EXPIRED' });
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(resolveOffer(offerLink(offer()), 'en')).rejects.toMatchObject({ code: 'ISSUER_UNREACHABLE' });
+    expect(await vault.listCredentials()).toEqual([]);
+  });
+
+  it('refuses and does not store a credential signed by another key, for another holder, or with a foreign certificate', async () => {
+    await freshVault();
+    const intruder = await generateEs256KeyPair();
+    const intruderSigner = await signerFromPrivateJwk(intruder.privateJwk);
+    const stranger = await certifiedKey({ uris: ['https://other-issuer.example'] });
+    const otherHolder = await generateEs256KeyPair();
+    for (const setup of [
+      // The issuer's certificate, somebody else's signature.
+      { sign: async () => ({ signer: intruderSigner, header: { x5c: identity.x5c }, iss: ISSUER }) },
+      // A valid certificate that names another issuer (and no metadata or DID to fall back on).
+      { sign: async () => ({ signer: stranger.signer, header: { x5c: stranger.x5c }, iss: ISSUER }) },
+      // Bound to another holder's key.
+      { holderJwk: otherHolder.publicJwk },
+    ]) {
+      serveIssuer(setup);
+      const resolved = await resolveOffer(offerLink(offer()), 'en');
+      await expect(acceptOffer(resolved, vault)).rejects.toMatchObject({ code: 'CREDENTIAL_INVALID' });
+    }
+    expect(await vault.listCredentials()).toEqual([]);
+  });
+
+  it('accepts issuer keys from JWT VC Issuer Metadata (with the KYB flag) and from a DID', async () => {
+    await freshVault();
+    const metadataKey = await generateEs256KeyPair();
+    const metadataSigner = await signerFromPrivateJwk(metadataKey.privateJwk);
+    serveIssuer({
+      sign: async () => ({ signer: metadataSigner, header: { kid: 'key-1' }, iss: ISSUER }),
+      extraRoutes: {
+        'https://issuer.example/.well-known/jwt-vc-issuer/tenant': () =>
+          json({
+            issuer: ISSUER,
+            jwks: { keys: [{ ...metadataKey.publicJwk, kid: 'key-1' }] },
+            organization: { name: 'Acme University', verified: true },
+          }),
+      },
+    });
+    const resolved = await resolveOffer(offerLink(offer()), 'en');
+    expect(resolved.issuer.verifiedOrganization).toBe(true);
+    const viaMetadata = await acceptOffer(resolved, vault);
+    expect(viaMetadata).toMatchObject({
+      issuer: { keySource: 'metadata', verifiedOrganization: true },
+      lastStatus: 'VALID',
+    });
+
+    const didKey = await generateEs256KeyPair();
+    const did = didJwkFromJwk(didKey.publicJwk);
+    const didSigner = await signerFromPrivateJwk(didKey.privateJwk);
+    serveIssuer({ sign: async () => ({ signer: didSigner, header: { kid: `${did}#0` }, iss: did }) });
+    const viaDid = await acceptOffer(await resolveOffer(offerLink(offer()), 'en'), vault);
+    expect(viaDid).toMatchObject({ issuer: { keySource: 'did' }, lastStatus: 'VALID' });
+    expect(await vault.listCredentials()).toHaveLength(2);
+  });
+});

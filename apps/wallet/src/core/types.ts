@@ -1,0 +1,119 @@
+import type { DcqlQuery, JwsSigner } from '@cp/credentials';
+
+/**
+ * The wallet core's contract between its protocol/storage code (src/core) and its screens.
+ * Everything here runs in the browser (WebCrypto, IndexedDB, fetch) and in tests (jsdom + fake-indexeddb).
+ */
+
+export type Locale = 'en' | 'ja' | 'es' | 'ko';
+/** Display texts by locale, with an `undefined`-safe fallback chosen by `pickDisplay`. */
+export type LocalizedText = Partial<Record<string, string>>;
+
+export interface IssuerInfo {
+  /** `credential_issuer` (OpenID4VCI) or the SD-JWT `iss`. */
+  id: string;
+  name: LocalizedText;
+  logoUri?: string;
+  /** The platform's KYB decision when the issuer publishes it (JWT VC Issuer Metadata `organization.verified`). */
+  verifiedOrganization?: boolean;
+  /** How the issuer key was established: x5c chain, JWT VC Issuer Metadata or a DID. */
+  keySource?: 'x5c' | 'metadata' | 'did';
+}
+
+export interface CredentialDisplay {
+  name: LocalizedText;
+  description?: LocalizedText;
+  backgroundColor?: string;
+  textColor?: string;
+  logoUri?: string;
+}
+
+export interface ClaimDisplay {
+  /** Top-level claim name. */
+  name: string;
+  label: LocalizedText;
+}
+
+export type CredentialStatus = 'VALID' | 'REVOKED' | 'SUSPENDED' | 'EXPIRED' | 'UNKNOWN';
+
+export interface StoredCredential {
+  id: string;
+  format: 'dc+sd-jwt';
+  /** The SD-JWT VC as issued (issuer JWT + every disclosure). */
+  raw: string;
+  vct: string;
+  issuer: IssuerInfo;
+  display: CredentialDisplay;
+  claimDisplay: ClaimDisplay[];
+  /** Every disclosable claim, decoded. */
+  claims: Record<string, unknown>;
+  issuedAt?: string;
+  expiresAt?: string;
+  statusReference?: { uri: string; idx: number };
+  lastStatus: CredentialStatus;
+  lastCheckedAt?: string;
+  receivedAt: string;
+}
+
+export interface PresentationRecord {
+  id: string;
+  at: string;
+  verifier: { name: string; clientId: string; logoUri?: string };
+  credentialId: string;
+  credentialName: LocalizedText;
+  sharedClaims: string[];
+  outcome: 'SENT' | 'ERROR' | 'DECLINED';
+  detail?: string;
+}
+
+/** The encrypted local store (IndexedDB): holder key and credentials never stored in clear. */
+export interface WalletVault {
+  isInitialized(): Promise<boolean>;
+  /** First use: makes the holder key (P-256) and the data key, protected by the passcode. */
+  create(passcode: string): Promise<void>;
+  unlock(passcode: string): Promise<boolean>;
+  lock(): void;
+  isUnlocked(): boolean;
+  /** The holder key (unlocked only). */
+  holder(): { signer: JwsSigner; publicJwk: JsonWebKey };
+  listCredentials(): Promise<StoredCredential[]>;
+  getCredential(id: string): Promise<StoredCredential | undefined>;
+  saveCredential(credential: StoredCredential): Promise<void>;
+  deleteCredential(id: string): Promise<void>;
+  addPresentation(record: PresentationRecord): Promise<void>;
+  listPresentations(): Promise<PresentationRecord[]>;
+  /** One file with every credential, the history and the holder key, encrypted with the passphrase. */
+  exportBackup(passphrase: string): Promise<string>;
+  /** Replaces this wallet's content with the backup's; the current passcode stays. False: wrong passphrase. */
+  importBackup(file: string, passphrase: string): Promise<boolean>;
+  /** Deletes everything (reset). */
+  destroy(): Promise<void>;
+}
+
+export interface ResolvedOffer {
+  credentialIssuer: string;
+  issuer: IssuerInfo;
+  configurationId: string;
+  display: CredentialDisplay;
+  claimDisplay: ClaimDisplay[];
+  /** Present when the offer needs a PIN (OpenID4VCI tx_code). */
+  txCode?: { length?: number; inputMode?: 'numeric' | 'text'; description?: string };
+}
+
+export interface ResolvedPresentationRequest {
+  clientId: string;
+  clientIdScheme: 'x509_hash' | 'x509_san_dns' | 'decentralized_identifier' | 'redirect_uri';
+  verifier: { name: string; logoUri?: string; certificateSubject?: string };
+  dcql: DcqlQuery;
+  nonce: string;
+  state?: string;
+  responseUri: string;
+  responseMode: 'direct_post' | 'direct_post.jwt';
+}
+
+export interface PresentationCandidate {
+  queryId: string;
+  credential: StoredCredential;
+  /** Exactly the claims that will be shared. */
+  disclose: string[];
+}

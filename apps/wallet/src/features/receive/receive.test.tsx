@@ -1,0 +1,105 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as core from '../../app/core-api.ts';
+import { WalletError } from '../../test/core-api-mock.ts';
+import { buildCredential, FakeVault } from '../../test/fake-vault.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+vi.mock('../../app/core-api.ts', () => import('../../test/core-api-mock.ts'));
+
+const OFFER = 'openid-credential-offer://?credential_offer_uri=https%3A%2F%2Fissuer.example%2Foffer%2F1';
+/** As the core resolves it (its session stays opaque to the screens). */
+const resolved = {
+  credentialIssuer: 'https://issuer.example/orgs/1',
+  issuer: { id: 'https://issuer.example/orgs/1', name: { en: 'Acme Corp' }, verifiedOrganization: true },
+  configurationId: 'employee',
+  display: { name: { en: 'Employee badge' } },
+  claimDisplay: [
+    { name: 'given_name', label: { en: 'Given name' } },
+    { name: 'family_name', label: { en: 'Family name' } },
+  ],
+  txCode: { length: 6, inputMode: 'numeric' },
+} as core.ResolvedOffer as Awaited<ReturnType<typeof core.resolveOffer>>;
+
+beforeEach(() => {
+  vi.resetAllMocks();
+  vi.mocked(core.refreshStatuses).mockResolvedValue();
+});
+
+describe('receive', () => {
+  it('reviews the offer, asks for the PIN, accepts and opens the new credential', async () => {
+    const vault = new FakeVault({ passcode: 'p', unlocked: true });
+    vi.mocked(core.resolveOffer).mockResolvedValue(resolved);
+    vi.mocked(core.acceptOffer)
+      .mockRejectedValueOnce(new WalletError('PIN_WRONG'))
+      .mockImplementationOnce(async (_offer, v) => {
+        const stored = buildCredential({ id: 'new-1' });
+        await v.saveCredential(stored);
+        return stored;
+      });
+    const { user, router } = renderApp(`/receive?offer=${encodeURIComponent(OFFER)}`, vault);
+
+    expect(await screen.findByText('New credential offered')).toBeTruthy();
+    expect(core.resolveOffer).toHaveBeenCalledWith(OFFER, 'en');
+    expect(screen.getByText('Acme Corp')).toBeTruthy();
+    expect(screen.getByText('Verified organization')).toBeTruthy();
+    expect(screen.getAllByTestId('offer-claim').map((li) => li.textContent)).toEqual(['Given name', 'Family name']);
+
+    const pin = screen.getByTestId('offer-pin') as HTMLInputElement;
+    expect(pin.inputMode).toBe('numeric');
+    expect(pin.maxLength).toBe(6);
+    expect((screen.getByTestId('offer-accept') as HTMLButtonElement).disabled).toBe(true);
+
+    await user.type(pin, '12a34 56');
+    expect(pin.value).toBe('123456');
+    await user.click(screen.getByTestId('offer-accept'));
+    expect(await screen.findByText('The PIN is wrong. Check it and try again.')).toBeTruthy();
+    expect((screen.getByTestId('offer-pin') as HTMLInputElement).value).toBe('123456');
+
+    await user.clear(screen.getByTestId('offer-pin'));
+    await user.type(screen.getByTestId('offer-pin'), '654321');
+    await user.click(screen.getByTestId('offer-accept'));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/credentials/new-1'));
+    expect(await screen.findByTestId('credential-received')).toBeTruthy();
+    expect(core.acceptOffer).toHaveBeenLastCalledWith(resolved, vault, { txCode: '654321' });
+  });
+
+  it('shows a translated error and keeps the link when the offer cannot be resolved', async () => {
+    const vault = new FakeVault({ passcode: 'p', unlocked: true });
+    vi.mocked(core.resolveOffer)
+      .mockRejectedValueOnce(new WalletError('OFFER_EXPIRED'))
+      .mockResolvedValueOnce(resolved);
+    const { user } = renderApp(`/receive?offer=${encodeURIComponent(OFFER)}`, vault);
+
+    const error = await screen.findByTestId('offer-error');
+    expect(error.dataset.code).toBe('OFFER_EXPIRED');
+    expect(error.textContent).toContain('This offer was already used or has expired.');
+    expect((screen.getByLabelText('Offer link') as HTMLTextAreaElement).value).toBe(OFFER);
+
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('New credential offered')).toBeTruthy();
+    expect(core.resolveOffer).toHaveBeenCalledTimes(2);
+  });
+
+  it('routes a pasted presentation request to /present and keeps an unknown text with a message', async () => {
+    const vault = new FakeVault({ passcode: 'p', unlocked: true });
+    vi.mocked(core.resolvePresentationRequest).mockReturnValue(new Promise(() => {}));
+    const { user, router } = renderApp('/scan', vault);
+
+    await user.click(await screen.findByTestId('scan-tab-paste'));
+    await user.type(screen.getByTestId('scan-link'), 'hello');
+    await user.click(screen.getByTestId('scan-continue'));
+    expect(screen.getByText('This is not a credential offer or a presentation request.')).toBeTruthy();
+    expect((screen.getByTestId('scan-link') as HTMLTextAreaElement).value).toBe('hello');
+
+    const request = 'openid4vp://?client_id=x509_hash%3Aabc&request_uri=https%3A%2F%2Fverifier.example%2Fr%2F1';
+    await user.clear(screen.getByTestId('scan-link'));
+    await user.click(screen.getByTestId('scan-link'));
+    await user.paste(request);
+    await user.click(screen.getByTestId('scan-continue'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/present'));
+    expect(router.state.location.search).toBe(`?request=${encodeURIComponent(request)}`);
+    await waitFor(() => expect(core.resolvePresentationRequest).toHaveBeenCalledWith(request));
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { messages } from './messages.ts';
+
+const { en, ja, es, ko } = messages;
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out[path] = value;
+    else Object.assign(out, flatten(value, path));
+  }
+  return out;
+}
+
+/** Values that are the same in every language on purpose: each language's own name, and bare placeholders. */
+const SAME_EVERYWHERE = new Set(['languages.en', 'languages.ja', 'languages.es', 'languages.ko']);
+/** Words that are spelled the same in English and that language. */
+const SAME_IN: Record<string, Set<string>> = { es: new Set(['claims.no']), ja: new Set(), ko: new Set() };
+
+const base = flatten(en as Tree);
+/** A value made only of placeholders and punctuation (e.g. `{{count}}/{{max}}`) may legitimately stay the same. */
+const hasWords = (text: string) => /\p{L}/u.test(text.replace(/{{\s*\w+\s*}}/g, ''));
+const placeholders = (text: string) => (text.match(/{{\s*\w+\s*}}|<\/?\w+>/g) ?? []).sort();
+
+describe.each([
+  ['ja', ja],
+  ['es', es],
+  ['ko', ko],
+])('%s translation', (language, locale) => {
+  const translated = flatten(locale as Tree);
+
+  it('has every key of en and no extra key', () => {
+    expect(Object.keys(translated).sort()).toEqual(Object.keys(base).sort());
+  });
+
+  it('translates every value (no English left)', () => {
+    const untranslated = Object.keys(base).filter(
+      (key) =>
+        !SAME_EVERYWHERE.has(key) &&
+        !SAME_IN[language]?.has(key) &&
+        translated[key] === base[key] &&
+        hasWords(base[key] ?? ''),
+    );
+    expect(untranslated).toEqual([]);
+  });
+
+  it('keeps the interpolation placeholders and markup tags of en', () => {
+    for (const [key, value] of Object.entries(base)) {
+      expect(placeholders(translated[key] ?? ''), key).toEqual(placeholders(value));
+    }
+  });
+
+  it('has no empty value', () => {
+    expect(Object.entries(translated).filter(([, value]) => value.trim() === '')).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import type { PresentationRecord, StoredCredential, WalletVault } from '../core/types.ts';
+
+/** An in-memory WalletVault with a passcode, for screen tests (the real one is tested in src/core). */
+export class FakeVault implements WalletVault {
+  credentials = new Map<string, StoredCredential>();
+  presentations: PresentationRecord[] = [];
+  passcode: string | null = null;
+  unlocked = false;
+  backups: { passphrase: string; file: string }[] = [];
+  destroyed = false;
+
+  constructor(init: { passcode?: string; unlocked?: boolean; credentials?: StoredCredential[] } = {}) {
+    this.passcode = init.passcode ?? null;
+    this.unlocked = init.unlocked ?? false;
+    for (const credential of init.credentials ?? []) this.credentials.set(credential.id, credential);
+  }
+
+  async isInitialized() {
+    return this.passcode !== null;
+  }
+  async create(passcode: string) {
+    this.passcode = passcode;
+    this.unlocked = true;
+  }
+  async unlock(passcode: string) {
+    this.unlocked = passcode === this.passcode;
+    return this.unlocked;
+  }
+  lock() {
+    this.unlocked = false;
+  }
+  isUnlocked() {
+    return this.unlocked;
+  }
+  holder(): ReturnType<WalletVault['holder']> {
+    throw new Error('not used by the screens');
+  }
+  async listCredentials() {
+    return [...this.credentials.values()];
+  }
+  async getCredential(id: string) {
+    return this.credentials.get(id);
+  }
+  async saveCredential(credential: StoredCredential) {
+    this.credentials.set(credential.id, credential);
+  }
+  async deleteCredential(id: string) {
+    this.credentials.delete(id);
+  }
+  async addPresentation(record: PresentationRecord) {
+    this.presentations.push(record);
+  }
+  async listPresentations() {
+    return [...this.presentations];
+  }
+  async exportBackup(passphrase: string) {
+    const file = JSON.stringify({ backup: true, count: this.credentials.size });
+    this.backups.push({ passphrase, file });
+    return file;
+  }
+  async importBackup(_file: string, passphrase: string) {
+    return passphrase === 'correct horse';
+  }
+  async destroy() {
+    this.destroyed = true;
+    this.passcode = null;
+    this.credentials.clear();
+  }
+}
+
+export function buildCredential(overrides: Partial<StoredCredential> = {}): StoredCredential {
+  return {
+    id: 'cred-1',
+    format: 'dc+sd-jwt',
+    raw: 'eyJ.eyJ.sig~',
+    vct: 'https://issuer.example/vct/employee',
+    issuer: {
+      id: 'https://issuer.example/orgs/1',
+      name: { en: 'Acme Corp', ja: 'アクメ社' },
+      verifiedOrganization: true,
+    },
+    display: { name: { en: 'Employee badge', ja: '社員証' }, backgroundColor: '#123456', textColor: '#ffffff' },
+    claimDisplay: [
+      { name: 'given_name', label: { en: 'Given name', ja: '名' } },
+      { name: 'family_name', label: { en: 'Family name', ja: '姓' } },
+      { name: 'birthdate', label: { en: 'Date of birth' } },
+    ],
+    claims: { given_name: 'Ada', family_name: 'Lovelace', birthdate: '1815-12-10' },
+    issuedAt: '2026-01-05T10:00:00Z',
+    lastStatus: 'VALID',
+    receivedAt: '2026-01-05T10:00:01Z',
+    ...overrides,
+  };
+}
