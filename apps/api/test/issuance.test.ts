@@ -397,3 +397,38 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
     );
   });
 });
+
+describe('platform schemas in the issuer metadata', () => {
+  it('share one vct across issuers and read in each language; organization schemas keep their own names', async () => {
+    const { organization } = await verifiedOrganization('Multilingual College');
+    const issuer = `${t.config.publicUrl}/orgs/${organization.id}`;
+    const metadata = await fetchJson(
+      `${t.config.publicUrl}/.well-known/openid-credential-issuer/orgs/${organization.id}`,
+    );
+    const work = metadata.credential_configurations_supported['work-certificate'];
+    expect(work.vct).toBe(`${t.config.publicUrl}/vct/work-certificate`);
+    const name = (locale: string) =>
+      work.credential_metadata.display.find((d: { locale: string }) => d.locale === locale).name;
+    expect([name('en'), name('ja'), name('es'), name('ko')]).toEqual([
+      'Work Certificate',
+      '在職証明書',
+      'Certificado laboral',
+      '재직 증명서',
+    ]);
+    const jobTitle = work.credential_metadata.claims.find((c: { path: string[] }) => c.path[0] === 'job_title');
+    expect(jobTitle.display.find((d: { locale: string }) => d.locale === 'ko').name).toBe('직책');
+    // The shared type's metadata lives at the platform, not under an issuer.
+    const type = await http(`${t.config.publicUrl}/vct/work-certificate`);
+    expect(type.status).toBe(200);
+    expect(type.json()).toMatchObject({ vct: `${t.config.publicUrl}/vct/work-certificate` });
+    expect((await http(`${issuer}/vct/work-certificate`)).status).toBe(404);
+    // The organization's own schema: its issuer-scoped vct, its name as typed in every language.
+    const own = Object.entries(metadata.credential_configurations_supported).find(([id]) => id.startsWith('diploma'));
+    const [ownId, ownConfiguration] = own as [
+      string,
+      { vct: string; credential_metadata: { display: { name: string }[] } },
+    ];
+    expect(ownConfiguration.vct).toBe(`${issuer}/vct/${ownId}`);
+    expect(new Set(ownConfiguration.credential_metadata.display.map((d) => d.name))).toEqual(new Set(['Diploma']));
+  });
+});

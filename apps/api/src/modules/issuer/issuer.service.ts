@@ -12,6 +12,7 @@ import type { Database } from '@cp/db';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
+import { attributeDisplayLabel, schemaDisplayName } from '../credential-schemas/platform-schema-display.ts';
 import { findCredential, findRevokedIndexes, findStatusListSize } from '../credentials/credentials.repository.ts';
 import { type CredentialDeps, preAuthorizedCode, type SchemaSnapshot } from '../credentials/credentials.service.ts';
 import * as nonces from '../nonces/nonces.service.ts';
@@ -50,8 +51,6 @@ export interface IssuerDeps {
   statusListSize: number;
 }
 
-const humanize = (name: string) => name.replaceAll('_', ' ').replace(/^\w/, (c) => c.toUpperCase());
-
 async function issuableSchemas(db: Database, organizationId: string) {
   const records: credentialSchemasService.CredentialSchemaRecord[] = [];
   for (let page = 1; page <= 50; page++) {
@@ -85,10 +84,13 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
           credential_signing_alg_values_supported: ['ES256'],
           proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
           credential_metadata: {
-            display: LOCALES.map((locale) => ({ name: record.schema.name, locale })),
+            display: LOCALES.map((locale) => ({ name: schemaDisplayName(record.schema, locale), locale })),
             claims: record.attributes.map((attribute) => ({
               path: [attribute.name],
-              display: LOCALES.map((locale) => ({ name: humanize(attribute.name), locale })),
+              display: LOCALES.map((locale) => ({
+                name: attributeDisplayLabel(record.schema, attribute.name, locale),
+                locale,
+              })),
             })),
           },
         },
@@ -304,12 +306,12 @@ export async function typeMetadata(deps: IssuerDeps, organizationId: string | nu
     vct: organizationId ? credentialVct(deps.publicUrl, organizationId, slug) : `${deps.publicUrl}/vct/${slug}`,
     name: record.schema.name,
     ...(record.schema.description ? { description: record.schema.description } : {}),
-    display: LOCALES.map((locale) => ({ locale, name: record.schema.name })),
+    display: LOCALES.map((locale) => ({ locale, name: schemaDisplayName(record.schema, locale) })),
     claims: record.attributes.map((attribute) => ({
       path: [attribute.name],
       display: LOCALES.map((locale) => ({
         locale,
-        label: humanize(attribute.name),
+        label: attributeDisplayLabel(record.schema, attribute.name, locale),
         ...(attribute.description ? { description: attribute.description } : {}),
       })),
       sd: 'always',
