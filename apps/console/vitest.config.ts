@@ -8,5 +8,7 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Whole pages render under jsdom; on a shared 2-core machine 5 s is too tight for the biggest ones.
+    testTimeout: 20_000,
   },
 });
