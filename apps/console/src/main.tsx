@@ -4,9 +4,9 @@ import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/providers/app-providers.tsx';
 import { createAppRouter } from './app/routes/router.tsx';
 import { RootErrorBoundary } from './components/root-error-boundary.tsx';
+import { i18nReady } from './i18n/index.ts';
 import { setSessionExpiredHandler } from './lib/api-client.ts';
 import { createQueryClient } from './lib/query-client.ts';
-import './i18n/index.ts';
 
 const queryClient = createQueryClient();
 const router = createAppRouter();
@@ -20,12 +20,16 @@ setSessionExpiredHandler(() => {
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-createRoot(root).render(
-  <StrictMode>
-    <AppProviders queryClient={queryClient}>
-      <RootErrorBoundary>
-        <RouterProvider router={router} />
-      </RootErrorBoundary>
-    </AppProviders>
-  </StrictMode>,
+// The router already fetches the first route's code; render once the language's messages are in too, so the
+// first paint is in the right language.
+void i18nReady.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <RootErrorBoundary>
+          <RouterProvider router={router} />
+        </RootErrorBoundary>
+      </AppProviders>
+    </StrictMode>,
+  ),
 );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { messages } from './messages.ts';
-
-const { en, ja, es, ko } = messages;
+import { messages as en } from './bundles/en.ts';
+import { messages as es } from './bundles/es.ts';
+import { messages as ja } from './bundles/ja.ts';
+import { messages as ko } from './bundles/ko.ts';
 
 type Tree = { [key: string]: string | Tree };
 

@@ -8,14 +8,7 @@ import {
   type SupportedLanguage,
   toSupportedLanguage,
 } from './detect-language.ts';
-import { messages } from './messages.ts';
-
-export const resources = {
-  en: { translation: messages.en },
-  ja: { translation: messages.ja },
-  es: { translation: messages.es },
-  ko: { translation: messages.ko },
-} as const;
+import { loadMessages } from './messages.ts';
 
 function readStored(): string | null {
   try {
@@ -42,19 +35,42 @@ const initialLanguage = detectLanguage({
 if (toSupportedLanguage(new URLSearchParams(window.location.search).get('lang'))) persist(initialLanguage);
 
 export const i18n = i18next.createInstance();
+// Messages are added per language as they are downloaded (`loadLanguage`); none is bundled up front.
 void i18n.use(initReactI18next).init({
-  resources,
+  resources: {},
   lng: initialLanguage,
   fallbackLng: DEFAULT_LANGUAGE,
   interpolation: { escapeValue: false },
   initAsync: false,
 });
-applyDocumentLanguage(initialLanguage, document, i18n.t('app.name'));
 
-/** Switches the language, stores the choice and updates `<html lang dir>`. */
+/** Downloads a language's messages once and adds them to `i18n`. */
+export async function loadLanguage(language: SupportedLanguage): Promise<void> {
+  if (i18n.hasResourceBundle(language, 'translation')) return;
+  i18n.addResourceBundle(language, 'translation', await loadMessages(language), true, true);
+}
+
+async function loadInitialLanguage(): Promise<void> {
+  try {
+    await loadLanguage(initialLanguage);
+  } catch {
+    // The chunk could not be fetched: English is better than raw keys.
+    if (initialLanguage !== DEFAULT_LANGUAGE) await loadLanguage(DEFAULT_LANGUAGE).catch(() => undefined);
+  }
+  applyDocumentLanguage(initialLanguage, document, i18n.t('app.name'));
+}
+
+/**
+ * Settles once the detected language's messages are loaded. Render after it: the first paint is then in the
+ * right language, with no flash of English or of raw keys.
+ */
+export const i18nReady: Promise<void> = loadInitialLanguage();
+
+/** Switches the language (downloading its messages first), stores the choice and updates `<html lang dir>`. */
 export async function changeLanguage(value: string): Promise<void> {
   const language = toSupportedLanguage(value);
   if (!language) return;
+  await loadLanguage(language);
   persist(language);
   await i18n.changeLanguage(language);
   applyDocumentLanguage(language, document, i18n.t('app.name'));

@@ -1,16 +1,23 @@
-import en from './locales/en.json';
-import es from './locales/es.json';
-import ja from './locales/ja.json';
-import ko from './locales/ko.json';
+import type { SupportedLanguage } from './detect-language.ts';
 
 export type MessageTree = { [key: string]: string | MessageTree };
-type Language = 'en' | 'ja' | 'es' | 'ko';
 
 /**
- * The shared messages plus each feature's own `features/<feature>/locales/<lang>.json`, merged into one
- * tree per language. Features keep their texts next to their code, under their own top-level key.
+ * Each language is one tree: the shared messages plus each feature's own `features/<feature>/locales/<lang>.json`,
+ * under the feature's own top-level key. Every language is its own chunk (`bundles/<lang>.ts`), so the first
+ * screen downloads only the language it shows.
  */
-const featureFiles = import.meta.glob<MessageTree>('../features/*/locales/*.json', { eager: true, import: 'default' });
+const bundles: Record<SupportedLanguage, () => Promise<{ messages: MessageTree }>> = {
+  en: () => import('./bundles/en.ts'),
+  ja: () => import('./bundles/ja.ts'),
+  es: () => import('./bundles/es.ts'),
+  ko: () => import('./bundles/ko.ts'),
+};
+
+/** Downloads the messages of one language. */
+export async function loadMessages(language: SupportedLanguage): Promise<MessageTree> {
+  return (await bundles[language]()).messages;
+}
 
 function merge(target: MessageTree, source: MessageTree): MessageTree {
   for (const [key, value] of Object.entries(source)) {
@@ -21,17 +28,9 @@ function merge(target: MessageTree, source: MessageTree): MessageTree {
   return target;
 }
 
-function build(language: Language, base: MessageTree): MessageTree {
+/** The shared messages with every feature's messages merged in (features in path order, as the glob lists them). */
+export function mergeMessages(base: MessageTree, features: Record<string, MessageTree>): MessageTree {
   const tree = merge({}, base);
-  for (const [file, messages] of Object.entries(featureFiles)) {
-    if (file.endsWith(`/locales/${language}.json`)) merge(tree, messages);
-  }
+  for (const messages of Object.values(features)) merge(tree, messages);
   return tree;
 }
-
-export const messages: Record<Language, MessageTree> = {
-  en: build('en', en as MessageTree),
-  ja: build('ja', ja as MessageTree),
-  es: build('es', es as MessageTree),
-  ko: build('ko', ko as MessageTree),
-};

@@ -1,6 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
-import { AppShell } from '../shell/app-shell.tsx';
 import { PublicLayout } from '../shell/public-layout.tsx';
 import { RouteError } from './route-error.tsx';
 import { RouteGuard } from './route-guard.tsx';
@@ -52,7 +51,8 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        element: <AppShell />,
+        // The shell (menu, organization switcher) is only for signed-in pages: /intro does not download it.
+        lazy: async () => ({ Component: (await import('../shell/app-shell.tsx')).AppShell }),
         errorElement: <RouteError />,
         children: [
           { index: true, element: <Navigate to="/credentials" replace /> },

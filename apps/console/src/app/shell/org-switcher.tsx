@@ -11,12 +11,17 @@ import MenuItem from '@mui/material/MenuItem';
 import MenuList from '@mui/material/MenuList';
 import Popover from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { CreateOrganizationDialog } from '../../features/organizations/components/create-organization-dialog.tsx';
 import { useIdentity } from '../../lib/identity-context.ts';
 import { usePublicConfig, withReturnTo } from '../../lib/public-config.ts';
+
+// The form (react-hook-form, zod schemas) is downloaded the first time it opens, not with the shell.
+const CreateOrganizationDialog = lazy(async () => ({
+  default: (await import('../../features/organizations/components/create-organization-dialog.tsx'))
+    .CreateOrganizationDialog,
+}));
 
 /** The current organization; its menu switches organization or starts creating one (spec §2). */
 export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
@@ -26,6 +31,8 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
   const config = usePublicConfig();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [creating, setCreating] = useState(false);
+  // Stays mounted once opened, so the dialog can play its closing transition.
+  const [dialogLoaded, setDialogLoaded] = useState(false);
 
   const choose = async (id: string) => {
     setAnchor(null);
@@ -38,7 +45,10 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
     setAnchor(null);
     const url = config.data?.organization_create_url;
     if (url) window.location.assign(withReturnTo(url));
-    else setCreating(true);
+    else {
+      setDialogLoaded(true);
+      setCreating(true);
+    }
   };
 
   return (
@@ -134,15 +144,19 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
           </MenuItem>
         </MenuList>
       </Popover>
-      <CreateOrganizationDialog
-        open={creating}
-        onClose={() => setCreating(false)}
-        onCreated={() => {
-          setCreating(false);
-          onDone?.();
-          navigate('/');
-        }}
-      />
+      {dialogLoaded && (
+        <Suspense fallback={null}>
+          <CreateOrganizationDialog
+            open={creating}
+            onClose={() => setCreating(false)}
+            onCreated={() => {
+              setCreating(false);
+              onDone?.();
+              navigate('/');
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,5 +1,4 @@
 import type { Credential, CredentialStatus } from '@cp/contracts';
-import { credentialStatuses } from '@cp/contracts';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
@@ -24,6 +23,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { CREDENTIAL_STATUSES } from '../../../lib/credential-statuses.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
@@ -41,7 +41,7 @@ const pageFrom = (value: string | null) => {
 };
 
 const isStatus = (value: string | null): value is CredentialStatus =>
-  credentialStatuses.includes(value as CredentialStatus);
+  CREDENTIAL_STATUSES.includes(value as CredentialStatus);
 
 /** /credentials/{orgId}: the issued credentials, 10 per page, filtered, with bulk revoke and delete. */
 export function CredentialsPage() {
@@ -146,7 +146,7 @@ export function CredentialsPage() {
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-status' } }}
       >
         <MenuItem value="">{t('issuing.list.allStatuses')}</MenuItem>
-        {credentialStatuses.map((status) => (
+        {CREDENTIAL_STATUSES.map((status) => (
           <MenuItem key={status} value={status}>
             {t(`issuing.status.${status}`)}
           </MenuItem>

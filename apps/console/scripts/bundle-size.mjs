@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+/**
+ * First-screen size of the built console (issue 8: ≤ 160 KB gzip of JavaScript and CSS).
+ *
+ *   npm run build -w apps/console && node apps/console/scripts/bundle-size.mjs [--dist <dir>] [--json]
+ *
+ * Counted for each first screen, every file once:
+ * - what index.html loads: module scripts, modulepreload links and stylesheets;
+ * - the messages of the language shown (one chunk per language, fetched before the first render);
+ * - the lazy code of the first route and of its lazy layout: the signed-out visitor lands on /intro, the
+ *   signed-in one on /credentials/{orgId} (inside the app shell). The router fetches these before the first paint.
+ * Each chunk brings the chunks it imports statically and its CSS (read from the Vite manifest, dist/.vite).
+ * Sizes are gzip level 6, what `gzip -c file | wc -c` gives (and the usual server setting).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const TARGET_KB = 160;
+const print = (line = '') => process.stdout.write(`${line}\n`);
+const args = process.argv.slice(2);
+const distArg = args.includes('--dist') ? args[args.indexOf('--dist') + 1] : undefined;
+const dist = path.resolve(distArg ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
+const manifestFile = path.join(dist, '.vite', 'manifest.json');
+if (!existsSync(path.join(dist, 'index.html')) || !existsSync(manifestFile)) {
+  process.stderr.write(`No build with a manifest in ${dist}: run \`npm run build -w apps/console\` first.\n`);
+  process.exit(1);
+}
+
+/** Source module of each first-screen part (keys of the Vite manifest). */
+const LANGUAGES = ['en', 'ja', 'es', 'ko'];
+const localeModule = (language) => `src/i18n/bundles/${language}.ts`;
+const SCREENS = [
+  { name: 'signed out: /intro', modules: ['src/features/auth/components/intro-page.tsx'] },
+  {
+    name: 'signed in: /credentials/{orgId}',
+    modules: ['src/app/shell/app-shell.tsx', 'src/features/credentials/components/credentials-page.tsx'],
+  },
+];
+
+/** @type {Record<string, {file: string, imports?: string[], css?: string[], isEntry?: boolean}>} */
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+
+const sizes = new Map();
+function size(file) {
+  let known = sizes.get(file);
+  if (!known) {
+    const bytes = readFileSync(path.join(dist, file));
+    known = { raw: bytes.length, gzip: gzipSync(bytes, { level: 6 }).length };
+    sizes.set(file, known);
+  }
+  return known;
+}
+
+/** The files of a manifest entry: its chunk, its CSS, and the same for everything it imports statically. */
+function filesOf(key, into = new Set()) {
+  const entry = manifest[key];
+  if (!entry) return into; // The module is not a chunk of its own (bundled into its importer): nothing more to fetch.
+  if (into.has(entry.file)) return into;
+  into.add(entry.file);
+  for (const css of entry.css ?? []) into.add(css);
+  for (const imported of entry.imports ?? []) filesOf(imported, into);
+  return into;
+}
+
+// index.html: <script type="module" src>, <link rel="modulepreload" href>, <link rel="stylesheet" href>.
+const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+const htmlFiles = new Set();
+for (const tag of html.match(/<(?:script|link)\b[^>]*>/g) ?? []) {
+  const url = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
+  if (!url || !/\.(?:js|css)(?:\?|$)/.test(url) || /^(?:[a-z]+:)?\/\//.test(url)) continue;
+  const loaded = /<script\b/.test(tag) || /rel="(?:modulepreload|stylesheet)"/.test(tag);
+  if (loaded) htmlFiles.add(url.replace(/^\//, '').split('?')[0]);
+}
+// A static import the html forgot to preload is still fetched before anything runs.
+for (const [key, entry] of Object.entries(manifest)) if (htmlFiles.has(entry.file)) filesOf(key, htmlFiles);
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const total = (files) => [...files].reduce((sum, file) => sum + size(file).gzip, 0);
+/** What a language's messages add to what index.html loads. */
+const localeFiles = (language) => [...filesOf(localeModule(language))].filter((file) => !htmlFiles.has(file));
+
+function screen(name, modules, language) {
+  const files = new Set(htmlFiles);
+  for (const module of [localeModule(language), ...modules]) filesOf(module, files);
+  return { name, language, files, gzip: total(files) };
+}
+
+const heaviest = LANGUAGES.reduce((a, b) => (total(localeFiles(b)) > total(localeFiles(a)) ? b : a));
+const screens = SCREENS.flatMap(({ name, modules }) =>
+  [...new Set(['en', heaviest])].map((language) => screen(name, modules, language)),
+);
+
+if (args.includes('--json')) {
+  const out = {
+    targetKb: TARGET_KB,
+    html: { files: [...htmlFiles], gzip: total(htmlFiles) },
+    screens: screens.map((s) => ({ ...s, files: [...s.files].map((file) => ({ file, ...size(file) })) })),
+  };
+  print(JSON.stringify(out, null, 2));
+  process.exit(screens.every((s) => s.gzip <= TARGET_KB * 1024) ? 0 : 1);
+}
+
+print(`Console first screen (${dist})\n`);
+print('index.html loads:');
+for (const file of [...htmlFiles].sort((a, b) => size(b).gzip - size(a).gzip)) {
+  print(`  ${kb(size(file).gzip).padStart(9)}  ${file}`);
+}
+print(`  ${kb(total(htmlFiles)).padStart(9)}  total\n`);
+
+print('messages (one language per first screen):');
+for (const language of LANGUAGES) print(`  ${kb(total(localeFiles(language))).padStart(9)}  ${language}`);
+print();
+
+for (const s of screens) {
+  const extra = [...s.files].filter((file) => !htmlFiles.has(file));
+  print(`${s.name} (${s.language}):`);
+  for (const file of extra.sort((a, b) => size(b).gzip - size(a).gzip)) {
+    print(`  ${kb(size(file).gzip).padStart(9)}  ${file}`);
+  }
+  const verdict = s.gzip <= TARGET_KB * 1024 ? 'ok' : 'OVER';
+  print(`  ${kb(s.gzip).padStart(9)}  first-screen total (target ${TARGET_KB} KB: ${verdict})\n`);
+}
+process.exitCode = screens.every((s) => s.gzip <= TARGET_KB * 1024) ? 0 : 1;

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { messages as es } from './bundles/es.ts';
+import { messages as ja } from './bundles/ja.ts';
+import { LANG_STORAGE_KEY } from './detect-language.ts';
+
+/** A fresh `i18n/index.ts`, as the app starts it (the test setup's shared instance has every language loaded). */
+async function startI18n() {
+  vi.resetModules();
+  return import('./index.ts');
+}
+
+const appName = (tree: typeof ja) => (tree.app as { name: string }).name;
+
+afterEach(() => {
+  document.documentElement.lang = 'en';
+  document.documentElement.dir = 'ltr';
+});
+
+describe('language loading', () => {
+  it('loads only the detected language, then sets <html lang> and the title in it', async () => {
+    window.localStorage.setItem(LANG_STORAGE_KEY, 'ja');
+    const { i18n, i18nReady } = await startI18n();
+    expect(i18n.hasResourceBundle('ja', 'translation')).toBe(false);
+
+    await i18nReady;
+    expect(i18n.language).toBe('ja');
+    expect(i18n.t('app.name')).toBe(appName(ja));
+    expect(['en', 'es', 'ko'].filter((language) => i18n.hasResourceBundle(language, 'translation'))).toEqual([]);
+    expect(document.documentElement.lang).toBe('ja');
+    expect(document.title).toBe(appName(ja));
+  });
+
+  it('downloads a language before switching to it and remembers the choice', async () => {
+    const { i18n, i18nReady, changeLanguage } = await startI18n();
+    await i18nReady;
+    expect(i18n.language).toBe('en');
+    expect(i18n.hasResourceBundle('es', 'translation')).toBe(false);
+
+    await changeLanguage('es');
+    expect(i18n.hasResourceBundle('es', 'translation')).toBe(true);
+    expect(i18n.language).toBe('es');
+    expect(i18n.t('app.name')).toBe(appName(es));
+    expect(window.localStorage.getItem(LANG_STORAGE_KEY)).toBe('es');
+    expect(document.documentElement.lang).toBe('es');
+  });
+
+  it('ignores an unsupported language without downloading anything', async () => {
+    const { i18n, i18nReady, changeLanguage } = await startI18n();
+    await i18nReady;
+    await changeLanguage('<script>');
+    await changeLanguage('fr');
+    expect(i18n.language).toBe('en');
+    expect(window.localStorage.getItem(LANG_STORAGE_KEY)).toBeNull();
+    expect(['ja', 'es', 'ko'].filter((language) => i18n.hasResourceBundle(language, 'translation'))).toEqual([]);
+  });
+});
