@@ -23,6 +23,7 @@ afterAll(async () => {
 });
 
 const PASSCODE = 'correct-horse-42';
+const browserErrors: string[] = [];
 const RECIPIENT = 'ada.member@example.com';
 
 interface MailboxMessage {
@@ -49,7 +50,10 @@ async function unlockIfAsked(wallet: Page) {
 /** The holder opens a verification link, taps Open in wallet, consents; answers the holder page's status. */
 async function presentWithWallet(holder: Page, verificationId: string, customer: string) {
   await holder.goto(`${product.consoleUrl}/connect/redirect/${verificationId}?customer=${customer}`);
-  await holder.waitForURL((url) => url.pathname.startsWith('/connect/verification/'));
+  await holder.waitForURL((url) => url.pathname.startsWith('/connect/verification/')).catch(async (err) => {
+    await snap(holder, `wallet-journey-redirect-failed-${customer}`);
+    throw new Error(`${(err as Error).message}\nBrowser errors: ${browserErrors.join('\n')}`);
+  });
   const holderPageUrl = holder.url();
   await expect.poll(() => holder.getByTestId('verification-status').getAttribute('data-status')).toBe('CREATED');
   await holder.locator('a[href*="/present?request="]').first().click();
@@ -111,6 +115,9 @@ describe('the whole journey: issue, claim in the wallet, verify, revoke', () => 
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const holder = await phone.newPage();
     holder.on('pageerror', (err) => problems.push(`holder: ${err.message}`));
+    holder.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(`${holder.url()}: ${message.text()}`);
+    });
     await holder.goto(claimLink!.replaceAll('&amp;', '&'));
     await holder.getByTestId('claim-qr').waitFor();
     await holder.getByTestId('claim-open-wallet').click();

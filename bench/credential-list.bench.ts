@@ -1,0 +1,259 @@
+/**
+ * Credential list benchmark: p50/p95 latency of `GET /api/credentials` pages with 1,000,000 credentials in
+ * one organization on PostgreSQL, through the real HTTP endpoint.
+ *
+ *   node_modules/.bin/tsx bench/credential-list.bench.ts [--rows 1000000] [--samples 30] [--budget 30] [--explain]
+ *       [--index "CREATE INDEX …"]…
+ *
+ * The API (createRuntime + buildApp) runs in a child process on a fresh PostgreSQL database. The
+ * credentials are inserted straight into the `credentials` table with one `generate_series` statement,
+ * in the shape `createCredentialWithRecipient` writes them (schema snapshot, typed claims, recipient,
+ * status index, status and its timestamps), newest last; 80 % of them also get the offer the holder page
+ * would have created (`credential_offers`, one per credential; half of the ISSUED ones expired).
+ * Statuses: 20 % CREATED, 40 % ISSUED (half of them EXPIRED), 30 % CLAIMED, 10 % REVOKED; schemas: 80 %
+ * "Membership", 20 % "Diploma". Then VACUUM ANALYZE, as autovacuum would (statistics, visibility map).
+ *
+ * Each case is requested `--samples` times one after the other (after 3 unmeasured requests) with the
+ * organization's session; a slow case stops after `--budget` seconds once it has 5 samples. --explain prints EXPLAIN (ANALYZE, BUFFERS) of the two statements the
+ * repository runs per page (rows, total count), captured from Drizzle exactly as the app builds them.
+ * --index (repeatable) creates an index by hand in the benchmark database after a first measurement, then
+ * measures every case again: the effect of a proposed index, without touching the schema. --try
+ * (repeatable) prints EXPLAIN ANALYZE of a statement of your own at the end, after any --index ($1 = the organization id,
+ * $2 = the 20 % schema id): a rewritten query measured on the same data.
+ *
+ * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
+ */
+import { schema as dbSchema } from '@cp/db';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { findCredentials } from '../apps/api/src/modules/credentials/credentials.repository.ts';
+import { httpClient, loadLine, machineLine, ms, num, percentile, print, startApiServer } from './support/bench.ts';
+
+const argv = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[i + 1]! : fallback;
+};
+const rows = Number(option('rows', '1000000'));
+const samples = Number(option('samples', '30'));
+const budgetMs = Number(option('budget', '30')) * 1000;
+const explain = argv.includes('--explain');
+const indexes = argv.flatMap((a, i) => (a === '--index' && argv[i + 1] ? [argv[i + 1]!] : []));
+const tries = argv.flatMap((a, i) => (a === '--try' && argv[i + 1] ? [argv[i + 1]!] : []));
+
+print(machineLine());
+const server = await startApiServer({
+  env: { STATUS_LIST_SIZE: String(Math.min(8_388_608, Math.max(131_072, 2 ** Math.ceil(Math.log2(rows + 1))))) },
+});
+const { info } = server;
+const http = httpClient(info.baseUrl, 4);
+const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 2 });
+try {
+  // ---- data ----
+  const snapshotOf = async (schemaId: string) => {
+    const [row] = (await pool.query('select id, name, slug from credential_schemas where id = $1', [schemaId])).rows;
+    const attributes = (
+      await pool.query(
+        'select name, type, description from credential_schema_attributes where schema_id = $1 order by position',
+        [schemaId],
+      )
+    ).rows;
+    return { id: row.id, name: row.name, slug: row.slug, attributes };
+  };
+  const snapshots = [await snapshotOf(info.schemaId), await snapshotOf(info.otherSchemaId)];
+  print(`inserting ${num(rows)} credentials and their offers (generate_series)…`);
+  let t0 = performance.now();
+  await pool.query(
+    `insert into credentials (organization_id, schema_id, schema_snapshot, name, description, recipient_email,
+       recipient_first_name, recipient_last_name, claims, status, status_index, signing_key_id, holder_jwk,
+       created_by_user_id, created_at, issued_at, claimed_at, revoked_at)
+     select $1::uuid,
+       case when g % 5 = 0 then $3::uuid else $2::uuid end,
+       case when g % 5 = 0 then $5::jsonb else $4::jsonb end,
+       case when g % 5 = 0 then 'Diploma' else 'Membership' end || ' ' || g,
+       null,
+       'person' || g || '@example.com', 'First' || g, 'Last' || g,
+       jsonb_build_object('full_name', 'Person ' || g, 'age', 18 + g % 60, 'member', g % 2 = 0,
+         'joined_on', '2020-05-01T00:00:00.000Z', 'email', 'person' || g || '@example.com',
+         'homepage', 'https://example.com/p/' || g),
+       s.status, g - 1,
+       case when s.status in ('CLAIMED', 'REVOKED') then (select id from organization_keys where organization_id = $1 limit 1) end,
+       case when s.status in ('CLAIMED', 'REVOKED') then '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}'::jsonb end,
+       $6::uuid,
+       c.created_at,
+       case when s.status <> 'CREATED' then c.created_at end,
+       case when s.status in ('CLAIMED', 'REVOKED') then c.created_at + interval '1 hour' end,
+       case when s.status = 'REVOKED' then c.created_at + interval '2 hours' end
+     from generate_series(1, $7::int) g,
+       lateral (select case when g % 10 < 2 then 'CREATED' when g % 10 < 6 then 'ISSUED'
+                            when g % 10 < 9 then 'CLAIMED' else 'REVOKED' end as status) s,
+       lateral (select now() - ($7::int - g) * interval '1 second' as created_at) c`,
+    [
+      info.organizationId,
+      info.schemaId,
+      info.otherSchemaId,
+      JSON.stringify(snapshots[0]),
+      JSON.stringify(snapshots[1]),
+      info.userId,
+      rows,
+    ],
+  );
+  const credentialsSeconds = (performance.now() - t0) / 1000;
+  t0 = performance.now();
+  // The offer the holder page created: ISSUED ones open (half of them expired a day ago: EXPIRED),
+  // CLAIMED ones completed, REVOKED ones revoked.
+  await pool.query(
+    `insert into credential_offers (credential_id, organization_id, pre_authorized_code_hash, created_at, expires_at,
+       redeemed_at, completed_at, revoked_at)
+     select c.id, c.organization_id, md5(c.id::text), c.issued_at,
+       case when c.status = 'ISSUED' and c.status_index % 20 in (1, 2, 3, 4) then now() - interval '1 day'
+            else c.issued_at + interval '30 days' end,
+       c.claimed_at, c.claimed_at, c.revoked_at
+     from credentials c where c.organization_id = $1 and c.status <> 'CREATED'`,
+    [info.organizationId],
+  );
+  await pool.query(
+    `insert into status_lists (organization_id, size, next_index) values ($1, $2, $3)
+     on conflict (organization_id) do update set next_index = $3, size = greatest(status_lists.size, $2)`,
+    [info.organizationId, Math.max(131_072, 2 ** Math.ceil(Math.log2(rows + 1))), rows],
+  );
+  // What autovacuum does after a bulk insert: statistics, and the visibility map (index-only scans).
+  await pool.query('vacuum (analyze) credentials');
+  await pool.query('vacuum (analyze) credential_offers');
+  const offersSeconds = (performance.now() - t0) / 1000;
+  const counts = (
+    await pool.query(
+      `select (select count(*) from credentials) as credentials, (select count(*) from credential_offers) as offers,
+         pg_size_pretty(pg_total_relation_size('credentials')) as size`,
+    )
+  ).rows[0];
+  print(
+    `  ${num(Number(counts.credentials))} credentials (${credentialsSeconds.toFixed(1)} s), ${num(Number(counts.offers))} offers (${offersSeconds.toFixed(1)} s with VACUUM ANALYZE); credentials table ${counts.size} with indexes`,
+  );
+
+  // ---- cases ----
+  const cases: { name: string; query: Record<string, string>; path?: string }[] = [
+    // Reference: the cheapest request of the API (one `select 1`), to tell query time from machine load.
+    { name: 'reference: GET /api/health', query: {}, path: '/api/health' },
+    { name: 'first page', query: { page: '1', limit: '10' } },
+    { name: 'page 5,000', query: { page: '5000', limit: '10' } },
+    { name: 'filter.status=CLAIMED', query: { page: '1', limit: '10', 'filter.status': 'CLAIMED' } },
+    { name: 'filter.status=EXPIRED', query: { page: '1', limit: '10', 'filter.status': 'EXPIRED' } },
+    { name: 'filter.schema_id (20 %)', query: { page: '1', limit: '10', 'filter.schema_id': info.otherSchemaId } },
+    { name: 'filter.search=person123456', query: { page: '1', limit: '10', 'filter.search': 'person123456' } },
+    { name: 'filter.search=Last99 (many)', query: { page: '1', limit: '10', 'filter.search': 'Last99' } },
+  ];
+  const measure = async () => {
+    const results: { name: string; total: number; n: number; p50: number; p95: number; max: number }[] = [];
+    for (const c of cases) {
+      const url = c.path ?? `/api/credentials?${new URLSearchParams(c.query)}`;
+      let total = 0;
+      for (let i = 0; i < 3; i++) {
+        const response = await http.request(url, { headers: info.headers });
+        if (response.status !== 200) throw new Error(`${c.name}: ${response.status} ${response.text}`);
+        total = response.json().total ?? 0;
+      }
+      const latencies: number[] = [];
+      const caseStarted = performance.now();
+      for (let i = 0; i < samples; i++) {
+        // A slow case stops after --budget seconds (with at least 5 samples): the run stays bounded.
+        if (i >= 5 && performance.now() - caseStarted > budgetMs) break;
+        const started = performance.now();
+        const response = await http.request(url, { headers: info.headers });
+        latencies.push(performance.now() - started);
+        if (response.status !== 200) throw new Error(`${c.name}: ${response.status}`);
+      }
+      results.push({
+        name: c.name,
+        total,
+        n: latencies.length,
+        p50: percentile(latencies, 50),
+        p95: percentile(latencies, 95),
+        max: Math.max(...latencies),
+      });
+      print(`  ${c.name}: p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}`);
+    }
+    return results;
+  };
+  const table = (results: Awaited<ReturnType<typeof measure>>) => {
+    print('| request (limit 10) | total | requests | p50 | p95 | max | p95 ≤ 25 ms |');
+    print('|---|---|---|---|---|---|---|');
+    for (const r of results) {
+      print(
+        r.name.startsWith('reference')
+          ? `| ${r.name} | – | ${r.n} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.max)} | – |`
+          : `| ${r.name} | ${num(r.total)} | ${r.n} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.max)} | ${r.p95 <= 25 ? 'yes' : 'no'} |`,
+      );
+    }
+  };
+
+  print(loadLine());
+  print(`GET /api/credentials, ${samples} requests per case, one at a time…`);
+  const before = await measure();
+  print(loadLine());
+  print('');
+  table(before);
+
+  if (explain) {
+    // The statements the repository runs, captured from Drizzle as the app builds them.
+    const captured: { sql: string; params: unknown[] }[] = [];
+    const db = drizzle(pool, {
+      schema: dbSchema,
+      logger: { logQuery: (sql, params) => captured.push({ sql, params }) },
+    }) as unknown as Parameters<typeof findCredentials>[0];
+    for (const c of cases) {
+      if (c.path) continue;
+      captured.length = 0;
+      const page = Number(c.query.page);
+      await findCredentials(
+        db,
+        info.organizationId,
+        {
+          status: c.query['filter.status'] as 'CLAIMED' | undefined,
+          schemaId: c.query['filter.schema_id'],
+          search: c.query['filter.search'],
+        },
+        { offset: (page - 1) * 10, limit: 10 },
+      );
+      for (const [i, statement] of captured.entries()) {
+        const plan = await pool.query(`explain (analyze, buffers) ${statement.sql}`, statement.params);
+        print('');
+        print(`EXPLAIN ANALYZE — ${c.name}, ${i === 0 ? 'rows' : 'total count'}:`);
+        if (i === 0) print(statement.sql);
+        for (const line of plan.rows) print(`  ${line['QUERY PLAN']}`);
+      }
+    }
+  }
+
+  if (indexes.length > 0) {
+    print('');
+    for (const statement of indexes) {
+      const started = performance.now();
+      await pool.query(statement);
+      print(`${statement}  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    }
+    await pool.query('vacuum (analyze) credentials');
+    await pool.query('vacuum (analyze) credential_offers');
+    print(loadLine());
+    print('again, with the index(es) above:');
+    const after = await measure();
+    print(loadLine());
+    print('');
+    table(after);
+  }
+
+  for (const statement of tries) {
+    const params = [info.organizationId, info.otherSchemaId].slice(
+      0,
+      statement.includes('$2') ? 2 : statement.includes('$1') ? 1 : 0,
+    );
+    const plan = await pool.query(`explain (analyze, buffers) ${statement}`, params);
+    print('');
+    print(`EXPLAIN ANALYZE — ${statement}`);
+    for (const line of plan.rows) print(`  ${line['QUERY PLAN']}`);
+  }
+} finally {
+  await pool.end();
+  await http.close();
+  await server.stop();
+}

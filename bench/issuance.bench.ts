@@ -1,0 +1,250 @@
+/**
+ * Issuance benchmark: offers created and credentials claimed per second through the real HTTP API and
+ * OpenID4VCI endpoints, against the raw ES256 signing rate of this machine.
+ *
+ *   node_modules/.bin/tsx bench/issuance.bench.ts [--offers 2000] [--concurrency 16] [--profile]
+ *
+ * 1. Raw signing, in a child process of its own: ES256 signatures per second with the platform's signer
+ *    (`signerFromPrivateJwk`, WebCrypto; one at a time and 64 in flight) and with node:crypto `sign`.
+ * 2. The API (createRuntime + buildApp, as `npm start` runs it) in a child process on a fresh PostgreSQL
+ *    database, listening on 127.0.0.1; this process is the load generator (undici, N requests in flight).
+ *    - offers: `POST /api/credentials/with-recipient` then `GET /api/credentials/:id/connect` (the holder
+ *      page, which creates the offer and answers its openid-credential-offer:// link);
+ *    - claims: what a wallet does per offer: fetch the offer by reference, token (pre-authorized code),
+ *      nonce, sign the key proof, credential. The issuer and authorization-server metadata are fetched
+ *      once (they are cacheable: max-age 60 / 300 s).
+ * --profile samples the API's CPU (V8 profiler, as --cpu-prof) during each phase and prints where it went.
+ *
+ * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
+ */
+import { spawnSync } from 'node:child_process';
+import { createPrivateKey, sign } from 'node:crypto';
+import { generateEs256KeyPair, type JwsSigner, signerFromPrivateJwk, signJwt } from '@cp/credentials';
+import {
+  httpClient,
+  loadLine,
+  machineLine,
+  ms,
+  num,
+  parseArgs,
+  percentile,
+  print,
+  runConcurrent,
+  startApiServer,
+  transactionCount,
+} from './support/bench.ts';
+
+const args = parseArgs({ offers: '2000', concurrency: '16', 'sign-seconds': '3' });
+const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+interface SignRates {
+  webCryptoSerial: number;
+  webCrypto64: number;
+  nodeCrypto: number;
+}
+
+/** ES256 signatures per second over a JWT-sized input, for `seconds` each. */
+async function measureSigning(seconds: number): Promise<SignRates> {
+  const { privateJwk } = await generateEs256KeyPair();
+  const signer = await signerFromPrivateJwk(privateJwk);
+  const input = `${Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'dc+sd-jwt', kid: 'k'.repeat(43) })).toString('base64url')}.${Buffer.from(JSON.stringify({ iss: 'https://example.com/orgs/x', _sd: Array(6).fill('h'.repeat(43)), cnf: { jwk: privateJwk } })).toString('base64url')}`;
+  const windowMs = seconds * 1000;
+  let count = 0;
+  let t0 = performance.now();
+  while (performance.now() - t0 < windowMs) {
+    await signer.sign(input);
+    count++;
+  }
+  const webCryptoSerial = count / ((performance.now() - t0) / 1000);
+  count = 0;
+  t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (performance.now() - t0 < windowMs) {
+        await signer.sign(input);
+        count++;
+      }
+    }),
+  );
+  const webCrypto64 = count / ((performance.now() - t0) / 1000);
+  const key = createPrivateKey({ key: privateJwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+  const data = Buffer.from(input);
+  count = 0;
+  t0 = performance.now();
+  while (performance.now() - t0 < windowMs) {
+    sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+    count++;
+  }
+  const nodeCrypto = count / ((performance.now() - t0) / 1000);
+  return { webCryptoSerial, webCrypto64, nodeCrypto };
+}
+
+if (args.child === 'sign') {
+  print(`RESULT ${JSON.stringify(await measureSigning(Number(args['sign-seconds'])))}`);
+  process.exit(0);
+}
+
+const offers = Number(args.offers);
+const concurrency = Number(args.concurrency);
+
+print(machineLine());
+print(`raw signing (child process, ${args['sign-seconds']} s each)…`);
+const signChild = spawnSync(
+  process.execPath,
+  [...process.execArgv, process.argv[1]!, '--child', 'sign', '--sign-seconds', args['sign-seconds']!],
+  { encoding: 'utf8' },
+);
+const signLine = signChild.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+if (!signLine) throw new Error(`signing child failed: ${signChild.stderr}`);
+const rates = JSON.parse(signLine.slice(7)) as SignRates;
+print(
+  `  signerFromPrivateJwk (WebCrypto): ${num(rates.webCryptoSerial)}/s one at a time, ${num(rates.webCrypto64)}/s with 64 in flight; node:crypto sign: ${num(rates.nodeCrypto)}/s`,
+);
+
+const server = await startApiServer({ profile: args.profile === 'true' });
+const { info } = server;
+const http = httpClient(info.baseUrl, concurrency);
+try {
+  const holders: { signer: JwsSigner; publicJwk: JsonWebKey }[] = [];
+  for (let i = 0; i < 32; i++) {
+    const { privateJwk, publicJwk } = await generateEs256KeyPair();
+    holders.push({ signer: await signerFromPrivateJwk(privateJwk), publicJwk });
+  }
+  const claims = {
+    full_name: 'Ada Lovelace',
+    age: '36',
+    member: 'true',
+    joined_on: '2020-05-01',
+    email: 'ada@example.com',
+    homepage: 'https://ada.example',
+  };
+  const createCredential = async (i: number) => {
+    const created = await http.request('/api/credentials/with-recipient', {
+      headers: info.headers,
+      json: {
+        credential: { name: `Membership ${i}`, schema_id: info.schemaId, claims },
+        recipient: { email: `person${i}@example.com`, first_name: `First${i}`, last_name: `Last${i}` },
+      },
+    });
+    if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
+    return created.json().id as string;
+  };
+
+  // Warm-up (JIT, connection pool, prepared paths): not measured.
+  const warm = Math.min(100, offers);
+  await runConcurrent(warm, concurrency, async (i) => {
+    await createCredential(-1 - i);
+  });
+
+  // ---- offers ----
+  print(loadLine());
+  print(`offers: ${num(offers)} × (create + holder page), ${concurrency} in flight…`);
+  const txBeforeOffers = await transactionCount(server.databaseUrl);
+  const connectionUrls: string[] = new Array(offers);
+  const createMs = new Float64Array(offers);
+  const { result: offersRun, summary: offersProfile } = await server.profile('offers', () =>
+    runConcurrent(offers, concurrency, async (i) => {
+      const t0 = performance.now();
+      const id = await createCredential(i);
+      createMs[i] = performance.now() - t0;
+      const connect = await http.request(`/api/credentials/${id}/connect`);
+      if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
+      connectionUrls[i] = connect.json().connection_url;
+    }),
+  );
+  if (offersRun.failures > 0) throw offersRun.firstError;
+
+  const txPerOffer = ((await transactionCount(server.databaseUrl)) - txBeforeOffers) / offers;
+
+  // ---- claims ----
+  const firstOffer = (await http.request(new URL(connectionUrls[0]!).searchParams.get('credential_offer_uri')!)).json();
+  const issuer = new URL(firstOffer.credential_issuer);
+  const metadata = (
+    await http.request(`${issuer.origin}/.well-known/openid-credential-issuer${issuer.pathname}`)
+  ).json();
+  const as = (await http.request(`${issuer.origin}/.well-known/oauth-authorization-server${issuer.pathname}`)).json();
+  const steps = {
+    offer: new Float64Array(offers),
+    token: new Float64Array(offers),
+    nonce: new Float64Array(offers),
+    proof: new Float64Array(offers),
+    credential: new Float64Array(offers),
+  };
+  print(loadLine());
+  print(`claims: ${num(offers)} × (offer, token, nonce, proof, credential), ${concurrency} in flight…`);
+  const txBeforeClaims = await transactionCount(server.databaseUrl);
+  const { result: claimsRun, summary: claimsProfile } = await server.profile('claims', () =>
+    runConcurrent(offers, concurrency, async (i) => {
+      const holder = holders[i % holders.length]!;
+      let t = performance.now();
+      const lap = (step: keyof typeof steps) => {
+        const now = performance.now();
+        steps[step][i] = now - t;
+        t = now;
+      };
+      const offerResponse = await http.request(new URL(connectionUrls[i]!).searchParams.get('credential_offer_uri')!);
+      if (offerResponse.status !== 200) throw new Error(`offer: ${offerResponse.status} ${offerResponse.text}`);
+      const offer = offerResponse.json();
+      lap('offer');
+      const token = await http.request(as.token_endpoint, {
+        form: {
+          grant_type: PRE_AUTHORIZED,
+          'pre-authorized_code': offer.grants[PRE_AUTHORIZED]['pre-authorized_code'],
+        },
+      });
+      if (token.status !== 200) throw new Error(`token: ${token.status} ${token.text}`);
+      lap('token');
+      const nonce = await http.request(metadata.nonce_endpoint, { method: 'POST' });
+      lap('nonce');
+      const proof = await signJwt(
+        holder.signer,
+        { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk },
+        { aud: offer.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: nonce.json().c_nonce },
+      );
+      lap('proof');
+      const credential = await http.request(metadata.credential_endpoint, {
+        headers: { authorization: `Bearer ${token.json().access_token}` },
+        json: { credential_configuration_id: offer.credential_configuration_ids[0], proofs: { jwt: [proof] } },
+      });
+      if (credential.status !== 200) throw new Error(`credential: ${credential.status} ${credential.text}`);
+      if (!String(credential.json().credentials[0].credential).includes('~')) throw new Error('not an SD-JWT VC');
+      lap('credential');
+    }),
+  );
+  if (claimsRun.failures > 0) throw claimsRun.firstError;
+  print(loadLine());
+  const txPerClaim = ((await transactionCount(server.databaseUrl)) - txBeforeClaims) / offers;
+
+  const target = 1000;
+  print('');
+  print('| phase | operations | in flight | wall time | per second | p50 | p95 |');
+  print('|---|---|---|---|---|---|---|');
+  print(
+    `| offers (create + holder page) | ${num(offers)} | ${concurrency} | ${offersRun.seconds.toFixed(2)} s | ${num(offersRun.perSecond)} | ${ms(percentile(offersRun.latencies, 50))} | ${ms(percentile(offersRun.latencies, 95))} |`,
+  );
+  print(
+    `| claims (offer → token → nonce → proof → credential) | ${num(offers)} | ${concurrency} | ${claimsRun.seconds.toFixed(2)} s | ${num(claimsRun.perSecond)} | ${ms(percentile(claimsRun.latencies, 50))} | ${ms(percentile(claimsRun.latencies, 95))} |`,
+  );
+  print('');
+  print(
+    `create alone p50 ${ms(percentile(createMs, 50))}; claim steps p50: ${Object.entries(steps)
+      .map(([step, values]) => `${step} ${ms(percentile(values, 50))}`)
+      .join(', ')}`,
+  );
+  print(
+    `SQL statements (transactions) per operation: ${txPerOffer.toFixed(1)} per offer, ${txPerClaim.toFixed(1)} per claim`,
+  );
+  print(
+    `claimed/s ÷ raw signatures/s: ${(claimsRun.perSecond / rates.webCryptoSerial).toFixed(3)} of signerFromPrivateJwk one at a time (${num(rates.webCryptoSerial)}/s), ${(claimsRun.perSecond / rates.webCrypto64).toFixed(3)} of it with 64 in flight (${num(rates.webCrypto64)}/s), ${(claimsRun.perSecond / rates.nodeCrypto).toFixed(3)} of node:crypto sign (${num(rates.nodeCrypto)}/s)`,
+  );
+  print(
+    `target ≥ ${num(target)} claimed/s: ${claimsRun.perSecond >= target ? 'met' : 'NOT met'} (${num(claimsRun.perSecond)}/s)`,
+  );
+  for (const lines of [offersProfile, claimsProfile]) {
+    if (lines.length > 0) print('');
+    for (const line of lines) print(line);
+  }
+} finally {
+  await http.close();
+  await server.stop();
+}

@@ -1,0 +1,331 @@
+/**
+ * Shared by the HTTP benchmarks: a fresh PostgreSQL database, the real API in a child process, an HTTP
+ * load generator (undici, N requests in flight), percentiles, machine and load notes, and a summary of a
+ * V8 CPU profile (what bounds a figure).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { Pool } from 'undici';
+import type { ServerInfo } from './api-server.ts';
+
+export const print = (line = '') => process.stdout.write(`${line}\n`);
+
+/** `--name value` pairs of the command line. */
+export function parseArgs(defaults: Record<string, string>): Record<string, string> {
+  const args = { ...defaults };
+  for (let i = 2; i < process.argv.length; i++) {
+    const key = process.argv[i]!.replace(/^--/, '');
+    const next = process.argv[i + 1];
+    if (next === undefined || next.startsWith('--')) args[key] = 'true';
+    else {
+      args[key] = next;
+      i++;
+    }
+  }
+  return args;
+}
+
+export function machineLine() {
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+  return `machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 1024 ** 3)} GB, node ${process.version}; load average ${load}`;
+}
+
+export const loadLine = () =>
+  `load average (1, 5, 15 min): ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`;
+
+const SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** DATABASE_URL when set, else a new database on the local server, dropped by `drop()`. */
+export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => {} };
+  const name = `cp_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: SERVER });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(SERVER);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: SERVER });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ApiServer {
+  info: ServerInfo;
+  databaseUrl: string;
+  pid: number;
+  /** Runs `phase` with the server's CPU profiler on (when profiling was asked for); answers the summary. */
+  profile<T>(name: string, phase: () => Promise<T>): Promise<{ result: T; summary: string[] }>;
+  /** Stops the server and drops the database. */
+  stop(): Promise<void>;
+}
+
+/** The real API (./api-server.ts) in a child process on a fresh database. `profile`: sample its CPU in phases. */
+export async function startApiServer(options: { profile?: boolean; env?: Record<string, string> } = {}) {
+  const database = await createDatabase();
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...process.execArgv, path.join(import.meta.dirname, 'api-server.ts')],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, ...options.env, PORT: String(port), DATABASE_URL: database.url },
+    },
+  );
+  const info = await new Promise<ServerInfo>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the API server exited (${code}) before it was ready`)));
+    child.on('message', (message: { type: string; info: ServerInfo }) => {
+      if (message.type === 'ready') resolve(message.info);
+    });
+  });
+  child.removeAllListeners('exit');
+  const ask = (message: object, answer: string) =>
+    new Promise<void>((resolve) => {
+      const listener = (m: { type: string }) => {
+        if (m.type !== answer) return;
+        child.off('message', listener);
+        resolve();
+      };
+      child.on('message', listener);
+      child.send(message);
+    });
+  const server: ApiServer = {
+    info,
+    databaseUrl: database.url,
+    pid: child.pid!,
+    async profile(name, phase) {
+      if (!options.profile) return { result: await phase(), summary: [] };
+      const dir = mkdtempSync(path.join(tmpdir(), 'cp-bench-prof-'));
+      await ask({ type: 'profile-start' }, 'profile-started');
+      const result = await phase();
+      await ask({ type: 'profile-stop', file: path.join(dir, `${name}.cpuprofile`) }, 'profile-written');
+      const summary = summarizeProfile(dir);
+      rmSync(dir, { recursive: true, force: true });
+      return { result, summary };
+    },
+    async stop() {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send({ type: 'stop' });
+      });
+      await database.drop();
+    },
+  };
+  return server;
+}
+
+/**
+ * Transactions committed in a database so far (pg_stat_database): the delta over a phase divided by its
+ * operations is the number of SQL statements per operation (each autocommit statement is one; the job
+ * queue's polling adds a few). Backends flush these counters within a second of going idle.
+ */
+export async function transactionCount(databaseUrl: string): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+    );
+    return Number(rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the parsed JSON of the endpoints under load
+  json<T = any>(): T;
+}
+
+/** An HTTP client for one origin with up to `connections` keep-alive connections (undici Pool). */
+export function httpClient(origin: string, connections: number) {
+  const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+  async function request(
+    pathOrUrl: string,
+    init: {
+      method?: 'GET' | 'POST';
+      headers?: Record<string, string>;
+      json?: unknown;
+      form?: Record<string, string>;
+    } = {},
+  ): Promise<HttpResponse> {
+    const url = new URL(pathOrUrl, origin);
+    const headers: Record<string, string> = { ...init.headers };
+    let body: string | undefined;
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (init.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(init.form).toString();
+    }
+    const response = await pool.request({
+      path: `${url.pathname}${url.search}`,
+      method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
+      headers,
+      body,
+    });
+    const text = await response.body.text();
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      text,
+      json: () => JSON.parse(text),
+    };
+  }
+  return { request, close: () => pool.close() };
+}
+
+/** Runs `task(i)` for i in [0, count) with `concurrency` in flight; answers each task's latency in ms. */
+export async function runConcurrent(count: number, concurrency: number, task: (i: number) => Promise<void>) {
+  const latencies = new Float64Array(count);
+  let next = 0;
+  let failures = 0;
+  let firstError: unknown;
+  const started = performance.now();
+  async function worker() {
+    while (next < count) {
+      const i = next++;
+      const t0 = performance.now();
+      try {
+        await task(i);
+      } catch (err) {
+        failures++;
+        firstError ??= err;
+      }
+      latencies[i] = performance.now() - t0;
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, perSecond: count / seconds, latencies, failures, firstError };
+}
+
+export function percentile(values: ArrayLike<number>, p: number) {
+  const sorted = Float64Array.from(values).sort();
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+export const num = (value: number) => Math.round(value).toLocaleString('en');
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+
+/**
+ * Self time of a V8 .cpuprofile: the top functions, and the time per area (a package under node_modules,
+ * node internals, the app's own files, garbage collection, idle).
+ */
+export function summarizeProfile(dir: string, top = 15): string[] {
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) return ['(no profile written)'];
+  const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+    startTime: number;
+    endTime: number;
+  };
+  const selfUs = new Map<number, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i]!;
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
+  }
+  const total = profile.endTime - profile.startTime;
+  const byFunction = new Map<string, number>();
+  const byArea = new Map<string, number>();
+  const area = (url: string, name: string) => {
+    if (!url) return name.startsWith('(') ? name : '(native / V8 builtins)';
+    if (url.startsWith('node:')) return 'node internals';
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+    if (pkg) return pkg[1]!;
+    const own = /\/(apps\/[^/]+|packages\/[^/]+)\//.exec(url);
+    return own ? own[1]! : url;
+  };
+  for (const node of profile.nodes) {
+    const us = selfUs.get(node.id) ?? 0;
+    if (us === 0) continue;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url ? `${url.replace(/^.*\/(node_modules|apps|packages)\//, '$1/')}:${lineNumber + 1}` : '';
+    const key = `${functionName || '(anonymous)'} ${where}`.trim();
+    byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+    const a = area(url, functionName);
+    byArea.set(a, (byArea.get(a) ?? 0) + us);
+  }
+  const pct = (us: number) => `${((100 * us) / total).toFixed(1)}%`;
+  const lines = [`API server CPU profile (${file.replace('.cpuprofile', '')}): ${(total / 1e6).toFixed(1)} s sampled`];
+  lines.push('self time by area:');
+  for (const [name, us] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+    lines.push(`  ${pct(us).padStart(6)}  ${name}`);
+  }
+  lines.push(`top ${top} functions by self time:`);
+  for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`  ${pct(us).padStart(6)}  ${name}`);
+  }
+  // Total time (self + callees) of the project's own functions: which step of a request costs what.
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const inclusive = new Map<number, number>();
+  const totalOf = (id: number): number => {
+    const known = inclusive.get(id);
+    if (known !== undefined) return known;
+    const node = nodes.get(id)!;
+    const value = (selfUs.get(id) ?? 0) + (node.children ?? []).reduce((n, child) => n + totalOf(child), 0);
+    inclusive.set(id, value);
+    return value;
+  };
+  const byOwnFunction = new Map<string, number>();
+  const walk = (id: number, active: Set<string>) => {
+    const node = nodes.get(id)!;
+    const { functionName, url, lineNumber } = node.callFrame;
+    let key: string | undefined;
+    if (/\/(apps|packages)\//.test(url) && !url.includes('node_modules') && functionName) {
+      key = `${functionName} ${url.replace(/^.*\/(apps|packages)\//, '$1/')}:${lineNumber + 1}`;
+      // Recursion (or re-entry through callbacks) counts once.
+      if (!active.has(key)) byOwnFunction.set(key, (byOwnFunction.get(key) ?? 0) + totalOf(id));
+    }
+    const next = key && !active.has(key) ? new Set(active).add(key) : active;
+    for (const child of node.children ?? []) walk(child, next);
+  };
+  walk(profile.nodes[0]!.id, new Set());
+  lines.push(`top ${top} project functions by total time (self + callees):`);
+  for (const [name, us] of [...byOwnFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`  ${pct(us).padStart(6)}  ${name}`);
+  }
+  return lines;
+}

@@ -1,0 +1,165 @@
+/**
+ * Verification benchmark: presentations checked per second, and the p50/p95 latency of the OpenID4VP
+ * response endpoint `POST /oid4vp/responses/:id` (direct_post.jwt), through the real HTTP API.
+ *
+ *   node_modules/.bin/tsx bench/verification.bench.ts [--presentations 2000] [--concurrency 1,16] [--holders 20] [--profile]
+ *
+ * The API (createRuntime + buildApp) runs in a child process on a fresh PostgreSQL database, listening on
+ * 127.0.0.1; this process is the wallet side and the load generator (undici, N requests in flight).
+ * Prepared first, not timed: `--holders` credentials issued and claimed over OpenID4VCI (one holder key
+ * each), one MULTI verification with a rule (age > 18), then per presentation an attempt
+ * (`POST /api/verifications/individuals`, the holder page's `GET /api/verifications/:id/connect`, the
+ * request object by reference) and the answer (SD-JWT VC disclosing `age`, key binding to the request's
+ * nonce and client id, encrypted ECDH-ES/A128GCM to the request's key). Timed: only firing the
+ * responses, N in flight; with several levels (`--concurrency 1,16`) the presentations are split evenly
+ * and each level fired in turn. Every answer must be 200 and every attempt VERIFIED (checked after).
+ * --profile samples the API's CPU during the timed phase (V8 profiler, as --cpu-prof).
+ *
+ * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
+ */
+import {
+  httpClient,
+  loadLine,
+  machineLine,
+  ms,
+  num,
+  parseArgs,
+  percentile,
+  print,
+  runConcurrent,
+  startApiServer,
+  transactionCount,
+} from './support/bench.ts';
+import {
+  buildResponse,
+  fetchRequest,
+  type Holder,
+  issueAndClaim,
+  makeHolder,
+  type RequestObject,
+} from './support/wallet.ts';
+
+const args = parseArgs({ presentations: '2000', concurrency: '1,16', holders: '20' });
+const count = Number(args.presentations);
+const levels = args.concurrency!.split(',').map(Number);
+const concurrency = Math.max(...levels);
+const holderCount = Number(args.holders);
+
+print(machineLine());
+const server = await startApiServer({ profile: args.profile === 'true' });
+const { info } = server;
+const http = httpClient(info.baseUrl, concurrency);
+try {
+  const claims = {
+    full_name: 'Ada Lovelace',
+    age: '36',
+    member: 'true',
+    joined_on: '2020-05-01',
+    email: 'ada@example.com',
+    homepage: 'https://ada.example',
+  };
+  print(`preparing: ${holderCount} credentials claimed…`);
+  const wallets: { holder: Holder; credential: string }[] = [];
+  for (let i = 0; i < holderCount; i++) {
+    const holder = await makeHolder();
+    wallets.push({
+      holder,
+      credential: await issueAndClaim(http.request, info.headers, info.schemaId, claims, holder),
+    });
+  }
+  const ageId = info.attributes.find((a) => a.name === 'age')!.id;
+  const created = await http.request('/api/verifications', {
+    headers: info.headers,
+    json: {
+      name: 'Adults only',
+      schema_id: info.schemaId,
+      type: 'MULTI',
+      attributes: [{ attribute_id: ageId, operator: 'BIGGER', value: '18' }],
+    },
+  });
+  if (created.status !== 201) throw new Error(`verification: ${created.status} ${created.text}`);
+  const verification = created.json();
+
+  print(`preparing: ${num(count)} attempts (create, holder page, request object)…`);
+  const requests: RequestObject[] = new Array(count);
+  const attempts = await runConcurrent(count, concurrency, async (i) => {
+    const individual = await http.request('/api/verifications/individuals', {
+      json: { verification_id: verification.id },
+    });
+    if (individual.status !== 201) throw new Error(`attempt: ${individual.status} ${individual.text}`);
+    const connect = await http.request(`/api/verifications/${individual.json().id}/connect`);
+    if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
+    requests[i] = await fetchRequest(http.request, connect.json().connection_url);
+  });
+  if (attempts.failures > 0) throw attempts.firstError;
+  print(`  ${num(attempts.perSecond)} attempts/s prepared (${attempts.seconds.toFixed(1)} s)`);
+
+  // Built last, so every key-binding JWT is seconds old when it is sent (the verifier allows 300 s).
+  print(`preparing: ${num(count)} presentations (key binding + encryption)…`);
+  const forms: { path: string; form: { response: string } }[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const wallet = wallets[i % wallets.length]!;
+    const request = requests[i]!;
+    forms[i] = {
+      path: new URL(request.responseUri).pathname,
+      form: await buildResponse(request, wallet.credential, wallet.holder),
+    };
+  }
+
+  // Warm-up on a few attempts of their own (JIT, first status-list token): not counted.
+  const warm = Math.min(50, Math.floor(count / 10));
+  await runConcurrent(warm, concurrency, async (i) => {
+    const response = await http.request(forms[i]!.path, { form: forms[i]!.form });
+    if (response.status !== 200) throw new Error(`response: ${response.status} ${response.text}`);
+  });
+
+  // The rest is split evenly between the concurrency levels, fired one level after the other.
+  const share = Math.floor((count - warm) / levels.length);
+  const rows: string[] = [];
+  const summaries: string[][] = [];
+  let verdict = '';
+  const txBefore = await transactionCount(server.databaseUrl);
+  for (const [level, inFlight] of levels.entries()) {
+    const offset = warm + level * share;
+    print(loadLine());
+    print(`responses: ${num(share)} × POST /oid4vp/responses/:id, ${inFlight} in flight…`);
+    const { result: run, summary } = await server.profile(`responses-${inFlight}`, () =>
+      runConcurrent(share, inFlight, async (i) => {
+        const { path, form } = forms[offset + i]!;
+        const response = await http.request(path, { form });
+        if (response.status !== 200) throw new Error(`response: ${response.status} ${response.text}`);
+      }),
+    );
+    if (run.failures > 0) throw run.firstError;
+    const p95 = percentile(run.latencies, 95);
+    rows.push(
+      `| ${num(share)} | ${inFlight} | ${run.seconds.toFixed(2)} s | ${num(run.perSecond)} | ${ms(percentile(run.latencies, 50))} | ${ms(p95)} | ${ms(percentile(run.latencies, 99))} |`,
+    );
+    summaries.push(summary);
+    if (inFlight === concurrency) {
+      verdict = `target ≥ 1,000/s with p95 ≤ 25 ms (at ${inFlight} in flight): ${run.perSecond >= 1000 && p95 <= 25 ? 'met' : 'NOT met'} (${num(run.perSecond)}/s, p95 ${ms(p95)})`;
+    }
+  }
+  print(loadLine());
+  const txPerResponse = ((await transactionCount(server.databaseUrl)) - txBefore) / (share * levels.length);
+
+  const answered = warm + share * levels.length;
+  const usage = (await http.request(`/api/verifications/${verification.id}`, { headers: info.headers })).json().usage;
+  if (usage.verified !== answered) {
+    throw new Error(`expected ${answered} VERIFIED attempts, got ${JSON.stringify(usage)}`);
+  }
+  print('');
+  print('| presentations | in flight | wall time | checked/s | p50 | p95 | p99 |');
+  print('|---|---|---|---|---|---|---|');
+  for (const row of rows) print(row);
+  print(`all ${num(answered)} answered attempts VERIFIED (usage ${JSON.stringify(usage)})`);
+  print(`SQL statements (transactions) per response: ${txPerResponse.toFixed(1)}`);
+  print(verdict);
+  for (const summary of summaries) {
+    if (summary.length > 0) print('');
+    for (const line of summary) print(line);
+  }
+} finally {
+  await http.close();
+  await server.stop();
+}
