@@ -50,10 +50,12 @@ async function unlockIfAsked(wallet: Page) {
 /** The holder opens a verification link, taps Open in wallet, consents; answers the holder page's status. */
 async function presentWithWallet(holder: Page, verificationId: string, customer: string) {
   await holder.goto(`${product.consoleUrl}/connect/redirect/${verificationId}?customer=${customer}`);
-  await holder.waitForURL((url) => url.pathname.startsWith('/connect/verification/')).catch(async (err) => {
-    await snap(holder, `wallet-journey-redirect-failed-${customer}`);
-    throw new Error(`${(err as Error).message}\nBrowser errors: ${browserErrors.join('\n')}`);
-  });
+  await holder
+    .waitForURL((url) => url.pathname.startsWith('/connect/verification/'))
+    .catch(async (err) => {
+      await snap(holder, `wallet-journey-redirect-failed-${customer}`);
+      throw new Error(`${(err as Error).message}\nBrowser errors: ${browserErrors.join('\n')}`);
+    });
   const holderPageUrl = holder.url();
   await expect.poll(() => holder.getByTestId('verification-status').getAttribute('data-status')).toBe('CREATED');
   await holder.locator('a[href*="/present?request="]').first().click();
