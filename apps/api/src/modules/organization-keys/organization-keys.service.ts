@@ -62,7 +62,25 @@ export interface OrganizationSigner {
   x5c: string[];
 }
 
-export async function signerFor(deps: KeyDeps, row: repository.OrganizationKeyRow): Promise<OrganizationSigner> {
+/**
+ * Signers by key row: unwrapping the private key and parsing the certificate chain cost more than the
+ * signature itself, and a key row never changes (rotation makes a new row). Bounded; oldest out first.
+ */
+const signers = new Map<string, Promise<OrganizationSigner>>();
+const SIGNER_CACHE_MAX = 1000;
+
+export function signerFor(deps: KeyDeps, row: repository.OrganizationKeyRow): Promise<OrganizationSigner> {
+  const cacheKey = `${row.id}:${row.certificatePem?.length ?? 0}`;
+  const cached = signers.get(cacheKey);
+  if (cached) return cached;
+  const created = createSigner(deps, row);
+  signers.set(cacheKey, created);
+  created.catch(() => signers.delete(cacheKey));
+  if (signers.size > SIGNER_CACHE_MAX) signers.delete(signers.keys().next().value as string);
+  return created;
+}
+
+async function createSigner(deps: KeyDeps, row: repository.OrganizationKeyRow): Promise<OrganizationSigner> {
   const separator = row.privateJwkCiphertext.indexOf('|');
   const label = row.privateJwkCiphertext.slice(0, separator);
   const wrapped = row.privateJwkCiphertext.slice(separator + 1);

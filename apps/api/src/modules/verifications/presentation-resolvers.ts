@@ -55,6 +55,10 @@ export interface ResolverOptions {
 
 const trimSlash = (value: string) => value.replace(/\/+$/, '');
 
+/** A verified chain is good for a minute: chains repeat (one per issuer key) and checking one is costly. */
+const CHAIN_CACHE_MS = 60_000;
+const CHAIN_CACHE_MAX = 500;
+
 /**
  * Issuer key resolution for presentations: an `x5c` chain up to a trusted anchor whose leaf names the
  * issuer (HAIP), else a DID in `kid`/`iss` (did:jwk, did:key, did:web), else JWT VC Issuer Metadata at
@@ -63,6 +67,17 @@ const trimSlash = (value: string) => value.replace(/\/+$/, '');
 export function presentationResolvers(options: ResolverOptions): PresentationVerifierDeps {
   const fetchJson = async (url: string) => JSON.parse(await options.fetcher.text(url, 'application/json')) as unknown;
   const allowHttp = () => options.allowHttp;
+  const chains = new Map<string, { at: number; chain: ReturnType<typeof verifyX5cChain> }>();
+  const verifyChain = (x5c: string[]) => {
+    const key = x5c.join('.');
+    const hit = chains.get(key);
+    if (hit && Date.now() - hit.at < CHAIN_CACHE_MS) return hit.chain;
+    const chain = verifyX5cChain(x5c, options.trustAnchorsPem);
+    chains.set(key, { at: Date.now(), chain });
+    chain.catch(() => chains.delete(key));
+    if (chains.size > CHAIN_CACHE_MAX) chains.delete(chains.keys().next().value as string);
+    return chain;
+  };
 
   async function resolve(header: Record<string, unknown>, payload: Record<string, unknown>) {
     const iss = typeof payload.iss === 'string' ? payload.iss : undefined;
@@ -70,7 +85,7 @@ export function presentationResolvers(options: ResolverOptions): PresentationVer
     let x5cProblem: string | undefined;
     if (Array.isArray(x5c) && x5c.every((c) => typeof c === 'string')) {
       try {
-        const chain = await verifyX5cChain(x5c as string[], options.trustAnchorsPem);
+        const chain = await verifyChain(x5c as string[]);
         if (!iss) throw new Error('The credential names no issuer');
         const named =
           chain.uris.some((uri) => trimSlash(uri) === trimSlash(iss)) ||
