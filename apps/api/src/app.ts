@@ -14,7 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
-import { problemBody } from './errors/app-error.ts';
+import { AppError, problemBody } from './errors/app-error.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -35,6 +35,40 @@ import { verificationsRoutes } from './modules/verifications/verifications.route
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 
+/** One registered route, as the route table of `routeTable` keeps it. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  schema: Record<string, unknown> | undefined;
+}
+
+const routeTables = new WeakMap<object, RegisteredRoute[]>();
+
+/** Every route an app registered (the security tests walk it so that no new route goes unchecked). */
+export function routeTable(app: FastifyInstance): readonly RegisteredRoute[] {
+  return routeTables.get(app) ?? [];
+}
+
+/** Everything that is not one of the console's static files. */
+const LIMITED_PREFIXES = ['/api/', '/oid4vp/', '/orgs/', '/.well-known/', '/vct/', '/dev/'];
+
+/** Whether a parsed request part holds a NUL character anywhere (walked without recursion: any depth is fine). */
+function containsNul(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, nested] of Object.entries(item)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(nested);
+      }
+    }
+  }
+  return false;
+}
+
 /** Builds the HTTP application (API under /api, the console's files at /). Tests call this directly. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -44,6 +78,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // Ids that are not uuids, odd query strings and the like are validation errors, never crashes.
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
+  const routes: RegisteredRoute[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
+    }
+  });
+  // PostgreSQL text cannot hold NUL characters: refuse them as a bad request instead of failing in the database.
+  app.addHook('preValidation', async (request) => {
+    if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) {
+      throw new AppError('REQUEST_INVALID', { detail: 'Text must not contain NUL characters.' });
+    }
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null);
@@ -67,10 +114,21 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Holder pages (/connect/*) carry link secrets in their URLs: never send them on as a referrer.
+    referrerPolicy: { policy: 'no-referrer' },
+    // HSTS only when the platform is served over https (a plain-http deployment must stay reachable).
+    strictTransportSecurity: ctx.config.publicUrl.startsWith('https:')
+      ? { maxAge: 31_536_000, includeSubDomains: true }
+      : false,
   });
   await app.register(rateLimit, {
     max: ctx.config.rateLimitPerMinute,
     timeWindow: '1 minute',
+    // The console's own files (HTML and hashed chunks) are cheap and cached: a page load fetches dozens,
+    // so they do not count against the per-address limit meant for the API and protocol endpoints.
+    allowList: (request) =>
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !LIMITED_PREFIXES.some((p) => request.url.startsWith(p)),
     errorResponseBuilder: (_request, context) => ({
       ...problemBody(429, 'RATE_LIMITED', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`),
       statusCode: 429,
@@ -131,6 +189,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       prefix: '/',
       wildcard: false,
       index: ['index.html'],
+      // The build writes .br and .gz next to each file (scripts/compress-dist.mjs).
+      preCompressed: true,
     });
   }
   return app;

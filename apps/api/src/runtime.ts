@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { type DatabaseHandle, getOrCreateSecret, migrateDatabase, openDatabase, SecretBox } from '@cp/db';
+import {
+  type DatabaseHandle,
+  getOrCreateSecret,
+  migrateDatabase,
+  openDatabase,
+  SecretBox,
+  withAdvisoryLock,
+} from '@cp/db';
 import { createAccountCenter } from '@cp/id';
 import type { Config } from './config/env.ts';
 import type { AppContext } from './context.ts';
@@ -39,10 +46,17 @@ export interface RuntimeOptions {
   adminToken?: string;
 }
 
-/** Opens everything the API needs (database, secrets, jobs, mail, account center) in dependency order. */
+/**
+ * Opens everything the API needs (database, secrets, jobs, mail, account center) in dependency order.
+ * `config.processRole` decides what runs here: `all` (HTTP and job handlers, the embedded default), `api`
+ * (no job handlers: jobs are only sent) or `worker` (job handlers, no account center).
+ */
 export async function createRuntime(config: Config, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const cleanups: (() => Promise<void> | void)[] = [];
+  /** Running jobs may still need mail, storage and the database: they stop first. */
+  let stopJobs: (() => Promise<void>) | undefined;
   const close = async () => {
+    await stopJobs?.().catch((err: unknown) => logger.warn({ err }, 'error while stopping jobs'));
     for (const cleanup of cleanups.reverse()) {
       try {
         await cleanup();
@@ -58,27 +72,41 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
         databaseUrl: config.database.url,
         pgliteDir: config.database.pgliteDir,
         poolMax: config.database.poolMax,
+        connectTimeoutMs: config.database.connectTimeoutMs,
       }));
     if (!options.database) cleanups.push(() => database.close());
-    await migrateDatabase(database);
-    await seedPlatformCredentialSchemas(database.db);
-
+    const role = config.processRole;
     const secretBox = new SecretBox(loadOrCreateMasterKey(config.masterKey, config.dataDir));
-    const accessTokenKey = Buffer.from(
-      await getOrCreateSecret(database.db, secretBox, 'api.access-token-key', () =>
-        randomBytes(32).toString('base64url'),
-      ),
-      'base64url',
-    );
+    // Processes that start together take turns here: the first migrates and seeds, the others find it done.
+    const { accessTokenKey, offerCodeKey, ca } = await withAdvisoryLock(database, 'bootstrap', async () => {
+      await migrateDatabase(database);
+      await seedPlatformCredentialSchemas(database.db);
+      const secret = async (name: string) =>
+        Buffer.from(
+          await getOrCreateSecret(database.db, secretBox, name, () => randomBytes(32).toString('base64url')),
+          'base64url',
+        );
+      return {
+        accessTokenKey: await secret('api.access-token-key'),
+        offerCodeKey: await secret('api.offer-code-key'),
+        ca: await loadPlatformCa(database.db, secretBox, config),
+      };
+    });
     const clientSecret = async () =>
       config.oidc.clientSecret ??
       getOrCreateSecret(database.db, secretBox, `oidc.client-secret.${config.oidc.clientId}`, () =>
         randomBytes(32).toString('base64url'),
       );
 
-    const jobs = new JobQueue(database.executor, logger);
+    const jobs = new JobQueue(database.executor, logger, {
+      work: role !== 'api',
+      leaseSeconds: config.jobLeaseSeconds,
+      stopTimeoutMs: config.shutdownTimeoutMs,
+      batchSize: config.jobBatchSize,
+      exclusive: (fn) => withAdvisoryLock(database, 'job-queues', fn),
+    });
     await jobs.start();
-    cleanups.push(() => jobs.stop());
+    stopJobs = () => jobs.stop();
     if (config.errorWebhookUrl) await jobs.register(CLIENT_ERROR_QUEUE, deliverClientError(config.errorWebhookUrl));
     await jobs.register(CLEANUP_QUEUE, async () => {
       logger.info(await deleteExpiredRows(database.db), 'expired rows deleted');
@@ -99,7 +127,8 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     const storage = createStorage(config.storage);
 
     let accountCenter: AccountCenter | undefined;
-    if (config.accountCenter.enabled) {
+    // The account center is HTTP: API processes serve it, workers do not.
+    if (config.accountCenter.enabled && role !== 'worker') {
       accountCenter = await createAccountCenter({
         db: database.db,
         secretBox,
@@ -123,16 +152,9 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     const keys = {
       db: database.db,
       keyStore: new LocalKeyStore(secretBox),
-      ca: await loadPlatformCa(database.db, secretBox, config),
+      ca,
       publicUrl: config.publicUrl,
     };
-
-    const offerCodeKey = Buffer.from(
-      await getOrCreateSecret(database.db, secretBox, 'api.offer-code-key', () =>
-        randomBytes(32).toString('base64url'),
-      ),
-      'base64url',
-    );
 
     // Every organization gets its key pair and certificate (those created before keys existed too).
     await jobs.register(KEY_BACKFILL_QUEUE, async () => {
@@ -169,4 +191,36 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     await close();
     throw err;
   }
+}
+
+/**
+ * Graceful shutdown on SIGTERM/SIGINT: `stop` runs once (stop accepting, let in-flight work finish, release
+ * jobs, close the database), then the process exits. A second signal, or `stop` outlasting the timeout,
+ * exits at once.
+ */
+export function handleShutdownSignals(logger: Logger, timeoutMs: number, stop: () => Promise<void>) {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    // Late failures of work abandoned at the timeout (its database is closing) must not turn a clean exit into a crash.
+    process.on('unhandledRejection', (err) => logger.warn({ err }, 'error while shutting down (ignored)'));
+    setTimeout(() => {
+      logger.error({ timeoutMs }, 'shutdown took too long: exiting now');
+      process.exit(1);
+    }, timeoutMs + 5000).unref();
+    stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }

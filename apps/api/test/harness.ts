@@ -9,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config/env.ts';
@@ -74,7 +75,14 @@ export interface TestApp {
  * port (so the OpenID Connect flow is the real one) and the in-process SMTP catcher.
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; listen?: boolean; adminToken?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    listen?: boolean;
+    adminToken?: string;
+    /** Captures the application's logs (at `logLevel`, default trace) instead of discarding them. */
+    logStream?: DestinationStream;
+    logLevel?: string;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cp-api-test-'));
   const database = await openTestDatabase();
@@ -92,7 +100,9 @@ export async function startTestApp(
     CONSOLE_DIST: path.join(dataDir, 'no-console'),
     ...options.env,
   });
-  const logger = createLogger({ level: 'silent' });
+  const logger = options.logStream
+    ? createLogger({ level: options.logLevel ?? 'trace' }, options.logStream)
+    : createLogger({ level: 'silent' });
   const runtime = await createRuntime(config, logger, {
     database: database.handle,
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),

@@ -125,3 +125,51 @@ describe('production mode', () => {
     }
   });
 });
+
+describe('the per-address rate limit', () => {
+  it('counts API calls, not the console’s static files (a page load fetches dozens of chunks)', async () => {
+    const limited = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      for (let i = 0; i < 10; i++) {
+        const asset = await limited.app.inject({ url: `/assets/chunk-${i}.js` });
+        expect(asset.statusCode).not.toBe(429);
+      }
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await limited.app.inject({ url: '/api/config' })).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const protocol = await limited.app.inject({ url: '/.well-known/openid-credential-issuer/orgs/x' });
+      expect(protocol.statusCode).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the console’s files', () => {
+  it('are sent precompressed (brotli or gzip) when the browser accepts it, plain otherwise', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { brotliCompressSync, brotliDecompressSync, gzipSync } = await import('node:zlib');
+    const dist = mkdtempSync(path.join(tmpdir(), 'cp-console-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Console</title>');
+    writeFileSync(path.join(dist, 'assets', 'app.js'), script);
+    writeFileSync(path.join(dist, 'assets', 'app.js.br'), brotliCompressSync(script));
+    writeFileSync(path.join(dist, 'assets', 'app.js.gz'), gzipSync(script));
+    const app = await startTestApp({ env: { CONSOLE_DIST: dist } });
+    try {
+      const br = await app.app.inject({ url: '/assets/app.js', headers: { 'accept-encoding': 'br, gzip' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+      const gz = await app.app.inject({ url: '/assets/app.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      const plain = await app.app.inject({ url: '/assets/app.js', headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(script);
+    } finally {
+      await app.close();
+    }
+  });
+});

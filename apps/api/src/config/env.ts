@@ -18,6 +18,13 @@ const zEnv = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  // Scale-out: what this process runs (all = HTTP and background jobs in one process, as `npm start`).
+  PROCESS_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  WORKER_HEALTH_PORT: z.preprocess(emptyToUndefined, port.optional()),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
   MASTER_KEY: z.preprocess(
     emptyToUndefined,
     z
@@ -86,6 +93,11 @@ const zEnv = z.object({
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  // Stricter per-route limits (requests per minute per client address, per process, for each route).
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_ISSUER_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_VERIFIER_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_HOLDER_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   CONSOLE_DIST: z.preprocess(emptyToUndefined, z.string().optional()),
   WALLET_DIST: z.preprocess(emptyToUndefined, z.string().optional()),
 });
@@ -100,7 +112,17 @@ export interface Config {
   port: number;
   publicUrl: string;
   dataDir: string;
-  database: { url: string | undefined; pgliteDir: string; poolMax: number };
+  database: { url: string | undefined; pgliteDir: string; poolMax: number; connectTimeoutMs: number };
+  /** `all`: HTTP and job handlers in one process; `api`: HTTP only; `worker`: job handlers only. */
+  processRole: 'all' | 'api' | 'worker';
+  /** Worker role: a tiny health/readiness listener on this port (unset: none). */
+  workerHealthPort: number | undefined;
+  /** How long a job taken by a process that died holds before another process runs it again. */
+  jobLeaseSeconds: number;
+  /** Jobs of one queue a worker fetches and runs side by side. */
+  jobBatchSize: number;
+  /** Graceful shutdown: the longest wait for in-flight requests and running jobs. */
+  shutdownTimeoutMs: number;
   masterKey: Buffer | undefined;
   accountCenter: { enabled: boolean; port: number; publicUrl: string };
   oidc: {
@@ -143,6 +165,8 @@ export interface Config {
   trustProxy: boolean;
   bodyLimit: number;
   rateLimitPerMinute: number;
+  /** Per-route limits of the sensitive public endpoints, per minute per client address. */
+  rateLimits: { signIn: number; issuer: number; verifier: number; holder: number };
 }
 
 export class ConfigError extends Error {
@@ -179,6 +203,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     problems.push('PLATFORM_CA_CERT_FILE, PLATFORM_CA_KEY_FILE: set both or neither');
   }
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
+  if (e.PROCESS_ROLE !== 'all' && !e.DATABASE_URL) {
+    problems.push(
+      `PROCESS_ROLE=${e.PROCESS_ROLE}: requires DATABASE_URL (PostgreSQL); the embedded PGlite database admits one process, so use PROCESS_ROLE=all (npm start)`,
+    );
+  }
+  if (e.PROCESS_ROLE !== 'all' && !e.MASTER_KEY) {
+    problems.push(`MASTER_KEY: required with PROCESS_ROLE=${e.PROCESS_ROLE} (every process must share the same key)`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(repoRoot, e.DATA_DIR);
   return {
@@ -189,7 +221,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: e.PORT,
     publicUrl,
     dataDir,
-    database: { url: e.DATABASE_URL, pgliteDir: path.join(dataDir, 'pglite'), poolMax: e.DATABASE_POOL_MAX },
+    database: {
+      url: e.DATABASE_URL,
+      pgliteDir: path.join(dataDir, 'pglite'),
+      poolMax: e.DATABASE_POOL_MAX,
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    },
+    processRole: e.PROCESS_ROLE,
+    workerHealthPort: e.WORKER_HEALTH_PORT,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    jobBatchSize: e.JOB_BATCH_SIZE,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : undefined,
     accountCenter: { enabled: accountCenterEnabled, port: e.ID_PORT, publicUrl: idPublicUrl },
     oidc: {
@@ -247,5 +289,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: e.TRUST_PROXY ?? false,
     bodyLimit: e.BODY_LIMIT_BYTES,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimits: {
+      signIn: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
+      issuer: e.RATE_LIMIT_ISSUER_PER_MINUTE,
+      verifier: e.RATE_LIMIT_VERIFIER_PER_MINUTE,
+      holder: e.RATE_LIMIT_HOLDER_PER_MINUTE,
+    },
   };
 }

@@ -8,6 +8,10 @@ export const redactPaths = [
   'req.headers.cookie',
   'req.headers["x-admin-token"]',
   'res.headers["set-cookie"]',
+  // Plugins log request headers under their own keys too (e.g. @fastify/multipart's busboyOptions at trace).
+  '*.headers.authorization',
+  '*.headers.cookie',
+  '*.headers["x-admin-token"]',
   '*.password',
   '*.secret',
   '*.client_secret',

@@ -1,7 +1,11 @@
 import path from 'node:path';
+import { isDatabaseUnavailable } from '@cp/db';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, type FieldError, problemBody } from '../errors/app-error.ts';
+
+/** Retry-After of a 503 DATABASE_UNAVAILABLE answer. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * One place that renders every failure as problem+json: validation errors with per-field messages,
@@ -29,6 +33,12 @@ export function registerErrorHandler(app: FastifyInstance, options: { spaFallbac
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
       return send(500, 'INTERNAL', 'Something went wrong on our side.');
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Transient: the pool reconnects by itself once the database is back, so clients retry shortly.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return send(503, 'DATABASE_UNAVAILABLE', 'The database is temporarily unavailable; retry shortly.');
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return send(413, 'REQUEST_BODY_TOO_LARGE', 'The request body is too large.');

@@ -22,7 +22,8 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     allowedRedirectOrigins: [new URL(ctx.config.publicUrl).origin],
     refreshTtlDays: ctx.config.tokens.refreshTtlDays,
   };
-  const strict = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
+  // Sign-in and token rotation: a stricter per-address limit (RATE_LIMIT_SIGN_IN_PER_MINUTE).
+  const strict = { config: { rateLimit: { max: ctx.config.rateLimits.signIn, timeWindow: '1 minute' } } };
   return async (app) => {
     app.post(
       '/auth',

@@ -84,6 +84,10 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         if (!bytes) {
           throw new AppError('CREDENTIAL_IMPORT_FILE_REQUIRED', { detail: 'Attach the CSV file in the field "file".' });
         }
+        // PostgreSQL text cannot hold NUL characters (JSON bodies are checked in app.ts; form fields here).
+        if (Object.values(fields).some((value) => value.includes('\u0000'))) {
+          throw new AppError('REQUEST_INVALID', { detail: 'Text must not contain NUL characters.' });
+        }
         const parsed = zCredentialImportFields.safeParse(fields);
         if (!parsed.success) {
           throw new AppError('REQUEST_INVALID', {

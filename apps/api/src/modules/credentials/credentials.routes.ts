@@ -43,6 +43,8 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/credentials/:id/connect',
       {
+        // The public holder page: a stricter per-address limit (RATE_LIMIT_HOLDER_PER_MINUTE).
+        config: { rateLimit: { max: ctx.config.rateLimits.holder, timeWindow: '1 minute' } },
         schema: {
           tags: ['credentials'],
           summary: 'Holder page data: the OpenID4VCI offer link (public)',

@@ -47,6 +47,8 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     if (!parsed.success) throw Object.assign(new Error('Invalid path'), { statusCode: 400 });
     return parsed.data;
   };
+  // Token, nonce and credential endpoints: a stricter per-address limit (RATE_LIMIT_ISSUER_PER_MINUTE).
+  const limited = { config: { rateLimit: { max: ctx.config.rateLimits.issuer, timeWindow: '1 minute' } } };
   return async (app) => {
     const issuerMetadata = async (id: string, reply: FastifyReply) =>
       cors(reply)
@@ -83,7 +85,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       app.options(path, async (_request, reply) => cors(reply).status(204).send());
     }
 
-    app.post('/orgs/:id/token', async (request, reply) => {
+    app.post('/orgs/:id/token', limited, async (request, reply) => {
       const { id } = params(zOrgParams, request.params);
       try {
         const body = (request.body ?? {}) as Record<string, unknown>;
@@ -95,14 +97,14 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       }
     });
 
-    app.post('/orgs/:id/nonce', async (request, reply) => {
+    app.post('/orgs/:id/nonce', limited, async (request, reply) => {
       const { id } = params(zOrgParams, request.params);
       return cors(reply)
         .header('cache-control', 'no-store')
         .send({ c_nonce: await issuerService.issueNonce(deps, id) });
     });
 
-    app.post('/orgs/:id/credential', async (request, reply) => {
+    app.post('/orgs/:id/credential', limited, async (request, reply) => {
       const { id } = params(zOrgParams, request.params);
       try {
         const answer = await issuerService.requestCredential(deps, id, request.headers.authorization, request.body);

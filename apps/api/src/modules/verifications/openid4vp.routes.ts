@@ -88,6 +88,8 @@ export function openid4vpRoutes(ctx: AppContext): FastifyPluginAsync {
     if (!parsed.success) throw new openid4vp.VerifierError('invalid_request', 'Malformed request id.', 404);
     return parsed.data.id;
   };
+  // Request object and response endpoints: a stricter per-address limit (RATE_LIMIT_VERIFIER_PER_MINUTE).
+  const limited = { config: { rateLimit: { max: ctx.config.rateLimits.verifier, timeWindow: '1 minute' } } };
   return async (app) => {
     const serveRequest = async (params: unknown, reply: FastifyReply) => {
       try {
@@ -97,11 +99,11 @@ export function openid4vpRoutes(ctx: AppContext): FastifyPluginAsync {
         return verifierError(reply, err);
       }
     };
-    app.get('/oid4vp/requests/:id', async (request, reply) => serveRequest(request.params, reply));
+    app.get('/oid4vp/requests/:id', limited, async (request, reply) => serveRequest(request.params, reply));
     // request_uri_method=post: the wallet may POST its metadata; the request object is the same.
-    app.post('/oid4vp/requests/:id', async (request, reply) => serveRequest(request.params, reply));
+    app.post('/oid4vp/requests/:id', limited, async (request, reply) => serveRequest(request.params, reply));
 
-    app.post('/oid4vp/responses/:id', async (request, reply) => {
+    app.post('/oid4vp/responses/:id', limited, async (request, reply) => {
       try {
         const answer = await openid4vp.handleResponse(deps, id(request.params), request.body);
         return cors(reply).send({ redirect_uri: answer.redirect_uri });

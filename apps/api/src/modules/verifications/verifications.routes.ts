@@ -34,10 +34,13 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
   const publicUrl = ctx.config.publicUrl;
   const verifier = verifierDeps(ctx);
+  // The public holder calls: a stricter per-address limit (RATE_LIMIT_HOLDER_PER_MINUTE).
+  const holderLimit = { rateLimit: { max: ctx.config.rateLimits.holder, timeWindow: '1 minute' } };
   return async (app) => {
     app.post(
       '/verifications/individuals',
       {
+        config: holderLimit,
         schema: {
           tags: ['verifications'],
           summary: 'Start one holder attempt at a verification (public; the holder page calls it)',
@@ -62,6 +65,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/verifications/:id/connect',
       {
+        config: holderLimit,
         schema: {
           tags: ['verifications'],
           summary: 'Holder page data of an attempt: the OpenID4VP request link (public; id = attempt id)',
@@ -78,6 +82,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/verifications/:id/verify',
       {
+        config: holderLimit,
         schema: {
           tags: ['verifications'],
           summary: 'Outcome of an attempt, without personal data (public; id = attempt id)',

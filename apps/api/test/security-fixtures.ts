@@ -1,0 +1,245 @@
+import { schema } from '@cp/db';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { RegisteredRoute } from '../src/app.ts';
+import { buildOrganization, buildUser, type TestApp } from './harness.ts';
+
+/** A multipart/form-data body as a browser sends it. */
+export function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]) {
+  const boundary = `----security${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = part.filename
+      ? `form-data; name="${part.name}"; filename="${part.filename}"`
+      : `form-data; name="${part.name}"`;
+    const type = part.filename ? `Content-Type: ${part.type ?? 'application/octet-stream'}\r\n` : '';
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`),
+      Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+
+export const basicAuth = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+/**
+ * An organization with one object of every kind the API manages: a KYB application with its document, a
+ * credential schema, a credential (with a PIN-protected offer), a CSV import, a verification with one
+ * holder attempt, an API key and a webhook. Every id and name is returned so tests can look for leaks.
+ */
+export async function buildPopulatedOrganization(t: TestApp, label: string) {
+  const member = await buildUser(t, { email: `${label.toLowerCase()}-member@example.com`, firstName: `${label}Ada` });
+  const organization = await buildOrganization(t, member.user.id, `${label} Organization`);
+  const headers = { ...member.auth, currentidentity: organization.id };
+  const inject = async (
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    payload?: unknown,
+    extra: Record<string, string> = {},
+  ) => {
+    const response = await t.app.inject({
+      method,
+      url,
+      headers: { ...headers, ...extra },
+      ...(payload === undefined ? {} : { payload: payload as string }),
+    });
+    expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
+    return response.json();
+  };
+
+  const document = multipart([
+    { name: 'purpose', value: 'kyb_document' },
+    { name: 'file', value: pdf, filename: `${label}-registry.pdf`, type: 'application/pdf' },
+  ]);
+  const media = await inject('POST', '/api/media/upload', document.payload, { 'content-type': document.contentType });
+  const kyb = await inject('POST', `/api/kyb/${organization.id}`, { documents: [media.id] });
+  await t.runtime.ctx.database.db
+    .update(schema.organizations)
+    .set({ verificationStatus: 'APPROVED', verifiedAt: new Date() })
+    .where(eq(schema.organizations.id, organization.id));
+
+  const credentialSchema = await inject('POST', '/api/schemas', {
+    name: `${label} Diploma`,
+    attributes: [
+      { name: 'full_name', type: 'TEXT' },
+      { name: 'age', type: 'NUMBER' },
+    ],
+  });
+  const credential = await inject('POST', '/api/credentials/with-recipient', {
+    credential: {
+      name: `${label} Diploma`,
+      schema_id: credentialSchema.id,
+      claims: { full_name: `${label} Holder`, age: '42' },
+    },
+    recipient: { email: `${label.toLowerCase()}-holder@example.com`, first_name: `${label}First`, last_name: 'Last' },
+    tx_code: true,
+  });
+  const csv = multipart([
+    { name: 'schema_id', value: credentialSchema.id },
+    {
+      name: 'file',
+      value: `recipient_first_name,recipient_last_name,recipient_email,full_name,age\nIm,Port,${label.toLowerCase()}-import@example.com,Imported ${label},30\n`,
+      filename: 'recipients.csv',
+      type: 'text/csv',
+    },
+  ]);
+  const credentialImport = await inject('POST', '/api/credentials/import', csv.payload, {
+    'content-type': csv.contentType,
+  });
+  // The import runs in the background: wait for it so that later row counts are stable.
+  for (let i = 0; i < 100; i += 1) {
+    const state = await inject('GET', `/api/credentials/import/${credentialImport.id}`);
+    if (state.status === 'COMPLETED' || state.status === 'FAILED') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const ageAttribute = (credentialSchema.attributes as { id: string; name: string }[]).find((a) => a.name === 'age')!;
+  const verification = await inject('POST', '/api/verifications', {
+    name: `${label} Age check`,
+    schema_id: credentialSchema.id,
+    type: 'MULTI',
+    attributes: [{ attribute_id: ageAttribute.id, operator: 'BIGGER', value: '18' }],
+  });
+  const customerId = `${label.toLowerCase()}-customer-1`;
+  const attempt = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/verifications/individuals',
+      payload: { verification_id: verification.id, customer_id: customerId },
+    })
+  ).json();
+  const apiKey = await inject('POST', '/api/integrations/keys', { name: `${label} integration key` });
+  const webhook = await inject('POST', '/api/webhooks', {
+    url: `https://${label.toLowerCase()}.example/hook`,
+    description: `${label} hook`,
+    events: ['credential.claimed'],
+  });
+
+  return {
+    member,
+    organization,
+    headers,
+    apiKeyAuth: { authorization: basicAuth(apiKey.key, apiKey.secret) },
+    ids: {
+      organization: organization.id as string,
+      member: member.user.id as string,
+      media: media.id as string,
+      kybApplication: kyb.id as string,
+      schema: credentialSchema.id as string,
+      attribute: ageAttribute.id,
+      credential: credential.id as string,
+      credentialImport: credentialImport.id as string,
+      verification: verification.id as string,
+      attempt: attempt.id as string,
+      apiKey: apiKey.id as string,
+      apiKeyKey: apiKey.key as string,
+      webhook: webhook.id as string,
+    },
+    names: [
+      `${label} Organization`,
+      `${label} Diploma`,
+      `${label} Age check`,
+      `${label} integration key`,
+      `${label} hook`,
+      `${label}-registry.pdf`,
+      `${label.toLowerCase()}-member@example.com`,
+      `${label.toLowerCase()}-holder@example.com`,
+      customerId,
+    ],
+    secrets: { apiKeySecret: apiKey.secret as string, webhookSecret: webhook.secret as string },
+    customerId,
+    txCode: credential.tx_code as string,
+  };
+}
+
+export type PopulatedOrganization = Awaited<ReturnType<typeof buildPopulatedOrganization>>;
+
+/** The organization's id for each path parameter, by the path in front of it. */
+export function pathFor(org: PopulatedOrganization, url: string): string | { missing: string } {
+  const ids = org.ids;
+  const byResource: [RegExp, string][] = [
+    [/^\/api\/schemas\/:id/, ids.schema],
+    [/^\/api\/credentials\/import\/:id/, ids.credentialImport],
+    [/^\/api\/credentials\/:id/, ids.credential],
+    [/^\/api\/verifications\/:id/, ids.verification],
+    [/^\/api\/webhooks\/:id/, ids.webhook],
+    [/^\/api\/integrations\/keys\/:id/, ids.apiKey],
+    [/^\/api\/kyb-reviews\/:id/, ids.kybApplication],
+    [/^\/api\/media\/:id/, ids.media],
+    [/^\/api\/organizations\/:id/, ids.organization],
+    [/^\/api\/kyb\/:orgId/, ids.organization],
+  ];
+  let result = url;
+  for (const [pattern, id] of byResource) {
+    if (pattern.test(result)) result = result.replace(/:[A-Za-z]+/, id);
+  }
+  result = result.replace(':customer', org.customerId);
+  return result.includes(':') ? { missing: url } : result;
+}
+
+/** A request each route accepts, naming the organization's objects wherever a body can. */
+export type Sample = { payload?: unknown; multipart?: ReturnType<typeof multipart>; query?: string };
+export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): Sample | null {
+  const ids = org.ids;
+  const key = `${route.method} ${route.url}`;
+  const bodies: Record<string, () => Sample> = {
+    'POST /api/schemas': () => ({ payload: { name: 'Mine', attributes: [{ name: 'x', type: 'TEXT' }] } }),
+    'POST /api/credentials/with-recipient': () => ({
+      payload: {
+        credential: { name: 'Stolen', schema_id: ids.schema, claims: { full_name: 'X', age: '1' } },
+        recipient: { email: 'x@example.com', first_name: 'X', last_name: 'Y' },
+      },
+    }),
+    'PATCH /api/credentials/revoke': () => ({ payload: { credentials: [ids.credential] } }),
+    'POST /api/credentials/delete': () => ({ payload: { credentials: [ids.credential] } }),
+    'POST /api/credentials/notify/via-schema': () => ({ payload: { schema_id: ids.schema } }),
+    'POST /api/credentials/import': () => ({
+      multipart: multipart([
+        { name: 'schema_id', value: ids.schema },
+        {
+          name: 'file',
+          value: 'recipient_first_name,recipient_last_name,recipient_email,full_name,age\nA,B,c@example.com,D,1\n',
+          filename: 'r.csv',
+          type: 'text/csv',
+        },
+      ]),
+    }),
+    'POST /api/verifications': () => ({
+      payload: {
+        name: 'Stolen',
+        schema_id: ids.schema,
+        type: 'MULTI',
+        attributes: [{ attribute_id: ids.attribute, operator: 'BIGGER', value: '1' }],
+      },
+    }),
+    'PUT /api/verifications/:id': () => ({ payload: { name: 'Renamed', schema_id: ids.schema, type: 'SINGLE' } }),
+    'POST /api/webhooks': () => ({
+      payload: { url: 'https://elsewhere.example/hook', events: ['credential.claimed'] },
+    }),
+    'PUT /api/webhooks/:id': () => ({ payload: { description: 'taken over', url: 'https://attacker.example/hook' } }),
+    'PATCH /api/webhooks/:id': () => ({ payload: { description: 'taken over', url: 'https://attacker.example/hook' } }),
+    'GET /api/credentials/import/template': () => ({ query: `?schema_id=${ids.schema}` }),
+    'POST /api/webhooks/:id/test': () => ({}),
+    'POST /api/integrations/keys': () => ({ payload: { name: 'Another key' } }),
+    'PUT /api/integrations/keys/:id': () => ({ payload: { name: 'Renamed key' } }),
+    'POST /api/organizations': () => ({ payload: { name: 'Another organization' } }),
+    'PUT /api/organizations/:id': () => ({ payload: { name: 'Taken over' } }),
+    'PUT /api/users': () => ({ payload: { job_title: 'Tester' } }),
+    'POST /api/kyb/:orgId': () => ({ payload: { documents: [ids.media] } }),
+    'POST /api/kyb-reviews/:id/approve': () => ({}),
+    'POST /api/kyb-reviews/:id/reject': () => ({ payload: { reason: 'No' } }),
+    'POST /api/media/upload': () => ({
+      multipart: multipart([
+        { name: 'purpose', value: 'kyb_document' },
+        { name: 'file', value: pdf, filename: 'doc.pdf', type: 'application/pdf' },
+      ]),
+    }),
+  };
+  const build = bodies[key];
+  if (build) return build();
+  return route.method === 'GET' || route.method === 'DELETE' ? {} : null;
+}
