@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config/env.ts';
+import { type Config, ConfigError, loadWorkerConfig } from './config/env.ts';
 import { problemBody } from './errors/app-error.ts';
 import { createLogger } from './lib/logger.ts';
 import { checkReadiness } from './modules/health/health.routes.ts';
@@ -14,15 +14,9 @@ import { createRuntime, handleShutdownSignals } from './runtime.ts';
 const envFile = path.resolve(import.meta.dirname, '../../../.env');
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-let config: ReturnType<typeof loadConfig>;
+let config: Config;
 try {
-  if (!process.env.DATABASE_URL) {
-    throw new ConfigError([
-      'DATABASE_URL: required by `npm run worker` (PostgreSQL). The embedded PGlite database admits one ' +
-        'process; without DATABASE_URL use `npm start`, which runs the jobs in the same process.',
-    ]);
-  }
-  config = loadConfig({ ...process.env, PROCESS_ROLE: 'worker' });
+  config = loadWorkerConfig();
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);

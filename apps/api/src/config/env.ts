@@ -179,6 +179,17 @@ export class ConfigError extends Error {
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
 /** Parses the environment once at boot; every problem is reported with the variable's name. */
+/** The configuration of `npm run worker`: the worker role, which needs PostgreSQL. */
+export function loadWorkerConfig(source: Record<string, string | undefined> = process.env): Config {
+  if (!source.DATABASE_URL) {
+    throw new ConfigError([
+      'DATABASE_URL: required by `npm run worker` (PostgreSQL). The embedded PGlite database admits one ' +
+        'process; without DATABASE_URL use `npm start`, which runs the jobs in the same process.',
+    ]);
+  }
+  return loadConfig({ ...source, PROCESS_ROLE: 'worker' });
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = zEnv.safeParse(source);
   if (!parsed.success) {
