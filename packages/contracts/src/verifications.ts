@@ -93,7 +93,12 @@ export const zVerification = z.object({
   updated_at: z.iso.datetime({ offset: true }),
   schema: z.object({
     id: z.uuid(),
+    /** As stored: platform schemas are stored in English (the console shows them in the user's language). */
     name: z.string(),
+    /** The credential schema's slug (as `CredentialSchema.slug`). Optional: absent from older answers. */
+    slug: z.string().optional(),
+    /** False for the platform's own schemas (as `CredentialSchema.deleteable`). Optional: absent from older answers. */
+    deleteable: z.boolean().optional(),
     attributes: z.array(z.object({ id: z.uuid(), name: z.string(), type: zCredentialSchemaAttributeType })),
   }),
   attributes: z.array(zVerificationRule),

@@ -7,7 +7,7 @@ import type {
   VerificationOperator,
   VerificationType,
 } from '@cp/contracts';
-import type { CredentialSchemaRecord } from '../credential-schemas/credential-schemas.service.ts';
+import { type CredentialSchemaRecord, isDeleteable } from '../credential-schemas/credential-schemas.service.ts';
 import { holderPageUrl } from './openid4vp.service.ts';
 import type { VerificationIndividualRow, VerificationRecord } from './verifications.repository.ts';
 
@@ -31,6 +31,8 @@ export function presentVerification(
     schema: {
       id: schema.schema.id,
       name: schema.schema.name,
+      slug: schema.schema.slug,
+      deleteable: isDeleteable(schema.schema),
       attributes: schema.attributes.map((a) => ({
         id: a.id,
         name: a.name,

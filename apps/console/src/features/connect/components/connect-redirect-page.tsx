@@ -1,14 +1,13 @@
-import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
 import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
-import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { LanguageSelect } from '../../../components/language-select.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
 import { createVerificationIndividual, generateCustomerId } from '../api/create-verification-individual.ts';
+import { HolderPage } from './holder-page.tsx';
 import { StateCard } from './state-card.tsx';
+import { VerificationUnavailableCard } from './verification-unavailable-card.tsx';
 
 type Failure = 'USED' | 'NOT_FOUND' | 'ERROR';
 
@@ -54,26 +53,8 @@ export function ConnectRedirectPage() {
         body={t('connect.verification.usedBody')}
       />
     );
-  } else if (failure === 'NOT_FOUND') {
-    content = (
-      <StateCard
-        testId="verification-redirect"
-        status="NOT_FOUND"
-        icon={<ErrorOutlineOutlined fontSize="inherit" color="error" />}
-        title={t('connect.verification.notFoundTitle')}
-        body={t('connect.verification.notFoundBody')}
-      />
-    );
-  } else if (failure === 'ERROR') {
-    content = (
-      <StateCard
-        testId="verification-redirect"
-        status="ERROR"
-        icon={<ErrorOutlineOutlined fontSize="inherit" color="error" />}
-        title={t('connect.verification.errorTitle')}
-        body={t('connect.verification.errorBody')}
-      />
-    );
+  } else if (failure) {
+    content = <VerificationUnavailableCard testId="verification-redirect" reason={failure} />;
   } else {
     content = (
       <StateCard
@@ -87,11 +68,8 @@ export function ConnectRedirectPage() {
   }
 
   return (
-    <Box data-testid="verification-redirect-page">
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 2 }}>
-        <LanguageSelect testId="verification-language" />
-      </Box>
+    <HolderPage testId="verification-redirect-page" languageTestId="verification-language">
       {content}
-    </Box>
+    </HolderPage>
   );
 }

@@ -1,10 +1,7 @@
 import type { IndividualStatus, VerificationCheckCode, VerificationConnect } from '@cp/contracts';
 import CancelOutlined from '@mui/icons-material/CancelOutlined';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
-import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
 import HourglassDisabledOutlined from '@mui/icons-material/HourglassDisabledOutlined';
-import VerifiedOutlined from '@mui/icons-material/VerifiedOutlined';
-import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -13,16 +10,18 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { QRCodeSVG } from 'qrcode.react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { LanguageSelect } from '../../../components/language-select.tsx';
+import { WalletQrPanel } from '../../../components/wallet-qr-panel.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
 import { usePublicConfig } from '../../../lib/public-config.ts';
 import { useVerificationConnect } from '../api/get-verification-connect.ts';
 import { useVerificationOutcome } from '../api/get-verification-outcome.ts';
+import { HolderPage } from './holder-page.tsx';
+import { PartyHeader } from './party-header.tsx';
 import { StateCard } from './state-card.tsx';
+import { VerificationUnavailableCard } from './verification-unavailable-card.tsx';
 
 const STATUS_TEST_ID = 'verification-status';
 
@@ -47,23 +46,7 @@ export function ConnectVerificationPage() {
   const failedCall = connect.error ?? outcome.error;
   if (failedCall) {
     const missing = isApiError(failedCall) && (failedCall.status === 404 || failedCall.status === 400);
-    content = missing ? (
-      <StateCard
-        testId={STATUS_TEST_ID}
-        status="NOT_FOUND"
-        icon={<ErrorOutlineOutlined fontSize="inherit" color="error" />}
-        title={t('connect.verification.notFoundTitle')}
-        body={t('connect.verification.notFoundBody')}
-      />
-    ) : (
-      <StateCard
-        testId={STATUS_TEST_ID}
-        status="ERROR"
-        icon={<ErrorOutlineOutlined fontSize="inherit" color="error" />}
-        title={t('connect.verification.errorTitle')}
-        body={t('connect.verification.errorBody')}
-      />
-    );
+    content = <VerificationUnavailableCard testId={STATUS_TEST_ID} reason={missing ? 'NOT_FOUND' : 'ERROR'} />;
   } else if (!data) {
     content = (
       <Card sx={{ p: 3 }} data-testid={STATUS_TEST_ID} data-status="LOADING">
@@ -103,12 +86,9 @@ export function ConnectVerificationPage() {
   }
 
   return (
-    <Box data-testid="verification-page">
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 2 }}>
-        <LanguageSelect testId="verification-language" />
-      </Box>
+    <HolderPage testId="verification-page" languageTestId="verification-language">
       {content}
-    </Box>
+    </HolderPage>
   );
 }
 
@@ -131,35 +111,7 @@ function RequestCard({
 
   return (
     <Card sx={{ p: { xs: 2.5, sm: 4 } }} data-testid={STATUS_TEST_ID} data-status={status}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 3, minWidth: 0 }}>
-        <Avatar src={data.verifier.logo_url ?? undefined} alt="" sx={{ width: 48, height: 48 }}>
-          {data.verifier.name.slice(0, 1).toUpperCase()}
-        </Avatar>
-        <Box sx={{ minWidth: 0 }}>
-          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-            {t('connect.verification.requestedBy')}
-          </Typography>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-            <Typography
-              variant="subtitle1"
-              sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}
-              data-testid="verification-verifier"
-            >
-              {data.verifier.name}
-            </Typography>
-            {data.verifier.verified && (
-              <Chip
-                size="small"
-                color="success"
-                variant="outlined"
-                icon={<VerifiedOutlined />}
-                label={t('connect.verified')}
-                data-testid="verification-verifier-verified"
-              />
-            )}
-          </Box>
-        </Box>
-      </Box>
+      <PartyHeader label={t('connect.verification.requestedBy')} party={data.verifier} testId="verification-verifier" />
       <Typography
         variant="h5"
         component="h1"
@@ -219,32 +171,21 @@ function RequestCard({
         </Box>
       ) : (
         <>
-          <Box
-            data-testid="verification-qr"
-            sx={{ display: 'flex', justifyContent: 'center', p: 2, bgcolor: '#fff', borderRadius: 2, mb: 1 }}
+          <WalletQrPanel
+            value={request}
+            qrTitle={t('connect.verification.qrTitle')}
+            qrTestId="verification-qr"
+            caption={t('connect.verification.scan')}
+            walletLink={walletLink}
+            walletLabel={t('connect.openWallet')}
+            walletTestId="verification-open-wallet"
           >
-            <QRCodeSVG value={request} size={220} marginSize={2} title={t('connect.verification.qrTitle')} />
-          </Box>
-          <Typography variant="body2" sx={{ color: 'text.secondary', textAlign: 'center', mb: 3 }}>
-            {t('connect.verification.scan')}
-          </Typography>
-          <Box sx={{ display: 'grid', gap: 1.5 }}>
-            <Button
-              variant="contained"
-              size="large"
-              href={walletLink ?? undefined}
-              disabled={!walletLink}
-              rel="noreferrer"
-              data-testid="verification-open-wallet"
-            >
-              {t('connect.openWallet')}
-            </Button>
             <Typography variant="body2" sx={{ textAlign: 'center' }}>
               <Link href={request} rel="noreferrer" underline="hover" data-testid="verification-request-link">
                 {t('connect.otherWallet')}
               </Link>
             </Typography>
-          </Box>
+          </WalletQrPanel>
           <Box
             aria-live="polite"
             data-testid="verification-scan-waiting"

@@ -7,17 +7,10 @@ import Card from '@mui/material/Card';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import Pagination from '@mui/material/Pagination';
-import { useTheme } from '@mui/material/styles';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ResponsiveTable, type ResponsiveTableColumn } from '../../../components/responsive-table.tsx';
 import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard.ts';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
 
@@ -34,113 +27,58 @@ interface Props {
 }
 
 /** The keys as a table from `md` up and as stacked cards on phones; the same test ids in both. */
-export function ApiKeysTable(props: Props) {
+export function ApiKeysTable({ apiKeys, total, page, pageSize, onPageChange, onRename, onDelete }: Props) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const isDesktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
-  const { total, page, pageSize } = props;
+  const formatDateTime = useFormatDateTime();
   const pages = Math.ceil(total / pageSize);
   const from = (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
+  const lastUsed = (apiKey: ApiKey) =>
+    apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : t('integrations.neverUsed');
+  const columns: ResponsiveTableColumn<ApiKey>[] = [
+    {
+      id: 'name',
+      header: t('integrations.fields.name'),
+      cell: (apiKey) => apiKey.name,
+      sx: { fontWeight: 500, maxWidth: 240, overflowWrap: 'anywhere' },
+    },
+    { id: 'key', header: t('integrations.fields.key'), cell: (apiKey) => <KeyId value={apiKey.key} nowrap /> },
+    {
+      id: 'secret',
+      header: t('integrations.fields.secret'),
+      cell: (apiKey) => <MaskedSecret lastFour={apiKey.last_four} />,
+    },
+    {
+      id: 'createdAt',
+      header: t('integrations.fields.createdAt'),
+      cell: (apiKey) => formatDateTime(apiKey.created_at),
+      sx: { whiteSpace: 'nowrap', color: 'text.secondary' },
+    },
+    {
+      id: 'lastUsedAt',
+      header: t('integrations.fields.lastUsedAt'),
+      cell: lastUsed,
+      sx: { whiteSpace: 'nowrap', color: 'text.secondary' },
+    },
+  ];
+  const actions = (apiKey: ApiKey) => <RowActions apiKey={apiKey} onRename={onRename} onDelete={onDelete} />;
 
   return (
     <Card>
-      {isDesktop ? <DesktopTable {...props} /> : <MobileList {...props} />}
-      <Divider />
-      <Box
-        sx={{
-          px: { xs: 2, md: 3 },
-          py: 1.5,
-          display: 'flex',
-          alignItems: 'center',
-          justifyContent: 'space-between',
-          gap: 2,
-          flexWrap: 'wrap',
-        }}
-      >
-        <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="integrations-range">
-          {t('integrations.range', { from, to, total })}
-        </Typography>
-        {pages > 1 && (
-          <Pagination
-            count={pages}
-            page={page}
-            onChange={(_, value) => props.onPageChange(value)}
-            shape="rounded"
-            size="small"
-            data-testid="integrations-pagination"
-          />
-        )}
-      </Box>
-    </Card>
-  );
-}
-
-function DesktopTable({ apiKeys, onRename, onDelete }: Props) {
-  const { t } = useTranslation();
-  const formatDateTime = useFormatDateTime();
-  return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table data-testid="integrations-table" sx={{ minWidth: 760 }}>
-        <TableHead>
-          <TableRow
-            sx={{ '& th': { color: 'text.secondary', fontWeight: 500, bgcolor: 'grey.50', whiteSpace: 'nowrap' } }}
-          >
-            <TableCell>{t('integrations.fields.name')}</TableCell>
-            <TableCell>{t('integrations.fields.key')}</TableCell>
-            <TableCell>{t('integrations.fields.secret')}</TableCell>
-            <TableCell>{t('integrations.fields.createdAt')}</TableCell>
-            <TableCell>{t('integrations.fields.lastUsedAt')}</TableCell>
-            <TableCell align="right">
-              <Box component="span" sx={visuallyHidden}>
-                {t('integrations.fields.actions')}
-              </Box>
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {apiKeys.map((apiKey) => (
-            <TableRow key={apiKey.id} hover data-testid={`integration-row-${apiKey.id}`}>
-              <TableCell sx={{ fontWeight: 500, maxWidth: 240, overflowWrap: 'anywhere' }}>{apiKey.name}</TableCell>
-              <TableCell>
-                <KeyId value={apiKey.key} nowrap />
-              </TableCell>
-              <TableCell>
-                <MaskedSecret lastFour={apiKey.last_four} />
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
-                {formatDateTime(apiKey.created_at)}
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
-                {apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : t('integrations.neverUsed')}
-              </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                <RowActions apiKey={apiKey} onRename={onRename} onDelete={onDelete} />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
-  );
-}
-
-function MobileList({ apiKeys, onRename, onDelete }: Props) {
-  const { t } = useTranslation();
-  const formatDateTime = useFormatDateTime();
-  return (
-    <Box component="ul" data-testid="integrations-table" sx={{ listStyle: 'none', m: 0, p: 0 }}>
-      {apiKeys.map((apiKey, index) => (
-        <Fragment key={apiKey.id}>
-          {index > 0 && <Divider component="li" aria-hidden />}
-          <Box component="li" data-testid={`integration-row-${apiKey.id}`} sx={{ px: 2, py: 1.5 }}>
+      <ResponsiveTable
+        rows={apiKeys}
+        columns={columns}
+        actionsLabel={t('integrations.fields.actions')}
+        renderActions={actions}
+        testId="integrations-table"
+        rowTestId={(apiKey) => `integration-row-${apiKey.id}`}
+        renderMobileItem={(apiKey) => (
+          <>
             <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
               <Typography variant="subtitle2" sx={{ overflowWrap: 'anywhere' }}>
                 {apiKey.name}
               </Typography>
-              <Box sx={{ flexShrink: 0 }}>
-                <RowActions apiKey={apiKey} onRename={onRename} onDelete={onDelete} />
-              </Box>
+              <Box sx={{ flexShrink: 0 }}>{actions(apiKey)}</Box>
             </Box>
             <Box
               component="dl"
@@ -167,12 +105,38 @@ function MobileList({ apiKeys, onRename, onDelete }: Props) {
               <dt>{t('integrations.fields.createdAt')}</dt>
               <dd>{formatDateTime(apiKey.created_at)}</dd>
               <dt>{t('integrations.fields.lastUsedAt')}</dt>
-              <dd>{apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : t('integrations.neverUsed')}</dd>
+              <dd>{lastUsed(apiKey)}</dd>
             </Box>
-          </Box>
-        </Fragment>
-      ))}
-    </Box>
+          </>
+        )}
+      />
+      <Divider />
+      <Box
+        sx={{
+          px: { xs: 2, md: 3 },
+          py: 1.5,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 2,
+          flexWrap: 'wrap',
+        }}
+      >
+        <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="integrations-range">
+          {t('integrations.range', { from, to, total })}
+        </Typography>
+        {pages > 1 && (
+          <Pagination
+            count={pages}
+            page={page}
+            onChange={(_, value) => onPageChange(value)}
+            shape="rounded"
+            size="small"
+            data-testid="integrations-pagination"
+          />
+        )}
+      </Box>
+    </Card>
   );
 }
 
@@ -245,16 +209,3 @@ function RowActions({
     </>
   );
 }
-
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  // Strings: in `sx`, a bare 1 would mean 100% and -1 a negative spacing unit.
-  height: '1px',
-  width: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-} as const;

@@ -4,20 +4,12 @@ import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import SendOutlined from '@mui/icons-material/SendOutlined';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import Switch from '@mui/material/Switch';
-import { useTheme } from '@mui/material/styles';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ResponsiveTable, type ResponsiveTableColumn } from '../../../components/responsive-table.tsx';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;
@@ -37,94 +29,70 @@ interface Props extends WebhookRowHandlers {
 }
 
 /** The endpoints as a table from `md` up and as stacked items on phones; the same test ids in both. */
-export function WebhooksTable(props: Props) {
-  const theme = useTheme();
-  const isDesktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
-  return isDesktop ? <DesktopTable {...props} /> : <MobileList {...props} />;
-}
-
-function DesktopTable({ webhooks, ...handlers }: Props) {
+export function WebhooksTable({ webhooks, ...handlers }: Props) {
   const { t } = useTranslation();
   const formatDateTime = useFormatDateTime();
+  const columns: ResponsiveTableColumn<Webhook>[] = [
+    {
+      id: 'url',
+      header: t('integrations.webhooks.fields.url'),
+      cell: (webhook) => <Endpoint webhook={webhook} />,
+      sx: { maxWidth: 320 },
+    },
+    {
+      id: 'events',
+      header: t('integrations.webhooks.fields.events'),
+      cell: (webhook) => <Events webhook={webhook} />,
+      sx: { maxWidth: 220 },
+    },
+    {
+      id: 'enabled',
+      header: t('integrations.webhooks.fields.enabled'),
+      cell: (webhook) => <EnabledSwitch webhook={webhook} {...handlers} />,
+      sx: { whiteSpace: 'nowrap' },
+    },
+    {
+      id: 'createdAt',
+      header: t('integrations.fields.createdAt'),
+      cell: (webhook) => formatDateTime(webhook.created_at),
+      sx: { whiteSpace: 'nowrap', color: 'text.secondary' },
+    },
+  ];
   return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table data-testid="webhooks-table" sx={{ minWidth: 760 }}>
-        <TableHead>
-          <TableRow
-            sx={{ '& th': { color: 'text.secondary', fontWeight: 500, bgcolor: 'grey.50', whiteSpace: 'nowrap' } }}
+    <ResponsiveTable
+      rows={webhooks}
+      columns={columns}
+      actionsLabel={t('integrations.fields.actions')}
+      renderActions={(webhook) => <RowActions webhook={webhook} {...handlers} />}
+      testId="webhooks-table"
+      rowTestId={(webhook) => `webhook-row-${webhook.id}`}
+      renderMobileItem={(webhook) => (
+        <>
+          <Endpoint webhook={webhook} />
+          <Box sx={{ mt: 1 }}>
+            <Events webhook={webhook} />
+          </Box>
+          <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }}>
+            {t('integrations.webhooks.createdOn', { date: formatDateTime(webhook.created_at) })}
+          </Typography>
+          <Box
+            sx={{
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'space-between',
+              gap: 1,
+              mt: 0.5,
+              flexWrap: 'wrap',
+            }}
           >
-            <TableCell>{t('integrations.webhooks.fields.url')}</TableCell>
-            <TableCell>{t('integrations.webhooks.fields.events')}</TableCell>
-            <TableCell>{t('integrations.webhooks.fields.enabled')}</TableCell>
-            <TableCell>{t('integrations.fields.createdAt')}</TableCell>
-            <TableCell align="right">
-              <Box component="span" sx={visuallyHidden}>
-                {t('integrations.fields.actions')}
-              </Box>
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {webhooks.map((webhook) => (
-            <TableRow key={webhook.id} hover data-testid={`webhook-row-${webhook.id}`}>
-              <TableCell sx={{ maxWidth: 320 }}>
-                <Endpoint webhook={webhook} />
-              </TableCell>
-              <TableCell sx={{ maxWidth: 220 }}>
-                <Events webhook={webhook} />
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                <EnabledSwitch webhook={webhook} {...handlers} />
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
-                {formatDateTime(webhook.created_at)}
-              </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                <RowActions webhook={webhook} {...handlers} />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
-  );
-}
-
-function MobileList({ webhooks, ...handlers }: Props) {
-  const { t } = useTranslation();
-  const formatDateTime = useFormatDateTime();
-  return (
-    <Box component="ul" data-testid="webhooks-table" sx={{ listStyle: 'none', m: 0, p: 0 }}>
-      {webhooks.map((webhook, index) => (
-        <Fragment key={webhook.id}>
-          {index > 0 && <Divider component="li" aria-hidden />}
-          <Box component="li" data-testid={`webhook-row-${webhook.id}`} sx={{ px: 2, py: 1.5 }}>
-            <Endpoint webhook={webhook} />
-            <Box sx={{ mt: 1 }}>
-              <Events webhook={webhook} />
-            </Box>
-            <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }}>
-              {t('integrations.webhooks.createdOn', { date: formatDateTime(webhook.created_at) })}
-            </Typography>
-            <Box
-              sx={{
-                display: 'flex',
-                alignItems: 'center',
-                justifyContent: 'space-between',
-                gap: 1,
-                mt: 0.5,
-                flexWrap: 'wrap',
-              }}
-            >
-              <EnabledSwitch webhook={webhook} {...handlers} />
-              <Box sx={{ flexShrink: 0, ml: 'auto' }}>
-                <RowActions webhook={webhook} {...handlers} />
-              </Box>
+            <EnabledSwitch webhook={webhook} {...handlers} />
+            <Box sx={{ flexShrink: 0, ml: 'auto' }}>
+              <RowActions webhook={webhook} {...handlers} />
             </Box>
           </Box>
-        </Fragment>
-      ))}
-    </Box>
+        </>
+      )}
+    />
   );
 }
 
@@ -238,15 +206,3 @@ function RowActions({
     </>
   );
 }
-
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  width: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-} as const;

@@ -56,6 +56,15 @@ export const kyc: CredentialSchema = {
   ],
 };
 
+/** A verification's reference to the platform's Work Certificate schema, stored in English. */
+export const workCertificateReference: Verification['schema'] = {
+  id: '77777777-7777-4777-8777-777777777777',
+  name: 'Work Certificate',
+  slug: 'work-certificate',
+  deleteable: false,
+  attributes: [{ id: 'c0000000-0000-4000-8000-000000000001', name: 'job_title', type: 'TEXT' }],
+};
+
 export const verification = (id: string, extra: Partial<Verification> = {}): Verification => ({
   id,
   name: 'Age check',

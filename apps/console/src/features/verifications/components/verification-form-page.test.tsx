@@ -1,6 +1,7 @@
 import type { Verification } from '@cp/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../i18n/index.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
 import {
   ageAttribute,
@@ -11,6 +12,7 @@ import {
   organization,
   renderRoutes,
   verification,
+  workCertificateReference,
 } from './test-fixtures.tsx';
 import { VerificationFormPage } from './verification-form-page.tsx';
 
@@ -229,6 +231,24 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
       requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
     });
     expect(notificationStore.get()?.title).toBe('Verification updated');
+  });
+
+  it("names platform schemas in the user's language, the edited verification's own schema too (ja)", async () => {
+    // The edited verification asks for a platform schema the loaded schema list does not hold.
+    releaseVerification(verification(existing.id, { schema: workCertificateReference, attributes: [] }));
+    await i18n.changeLanguage('ja');
+    try {
+      renderForm(`/verifications/edit/${existing.id}`);
+      const select = (await screen.findByTestId('verification-schema')) as HTMLSelectElement;
+      await waitFor(() => expect(select.value).toBe(workCertificateReference.id));
+      expect(select.selectedOptions[0]?.textContent).toBe('在職証明書');
+      expect(within(select).getByRole('option', { name: '本人確認（KYC）（検証専用）' })).toBeTruthy();
+      expect(within(select).getByRole('option', { name: 'Membership' })).toBeTruthy();
+      expect(within(select).queryByRole('option', { name: 'Work Certificate' })).toBeNull();
+      expect(screen.getByTestId('verification-form').textContent).toContain('「在職証明書」の資格情報を求める');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it("says 'Error in update verification API call' and stays when the update fails", async () => {

@@ -38,7 +38,13 @@ function schemaOption(schema: CredentialSchema, i18n: I18n): VerificationSchemaO
 function schemaOptions(schemas: CredentialSchema[], verification: Verification | undefined, i18n: I18n) {
   const options = schemas.map((schema) => schemaOption(schema, i18n));
   if (verification && !options.some((option) => option.id === verification.schema.id)) {
-    options.unshift({ ...verification.schema, isVerifyOnly: false });
+    const { id, attributes } = verification.schema;
+    options.unshift({
+      id,
+      name: credentialSchemaText(verification.schema, i18n).name,
+      isVerifyOnly: false,
+      attributes,
+    });
   }
   return options;
 }

@@ -1,9 +1,16 @@
 import type { Verification, VerificationIndividual } from '@cp/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../i18n/index.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
-import { individual, organization, renderRoutes, verification } from './test-fixtures.tsx';
+import {
+  individual,
+  membership,
+  organization,
+  renderRoutes,
+  verification,
+  workCertificateReference,
+} from './test-fixtures.tsx';
 import { VerificationsPage } from './verifications-page.tsx';
 
 const reusable = verification('55555555-5555-4555-8555-555555555555', { name: 'Age check' });
@@ -87,7 +94,58 @@ const renderPage = (entry = '/verifications') =>
     entry,
   );
 
+/** MUI's useMediaQuery reads window.matchMedia, which jsdom lacks (no match: the phone layout). */
+function showDesktopLayout() {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string) => ({
+      matches: true,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }),
+  });
+}
+
 describe('VerificationsPage', { timeout: 30_000 }, () => {
+  it("shows a platform schema's name in the user's language and an organization's own as written (ja)", async () => {
+    const platform = verification('77777777-7777-4777-8777-777777777701', {
+      name: '在職確認',
+      schema: workCertificateReference,
+    });
+    const own = verification('77777777-7777-4777-8777-777777777702', {
+      schema: { ...reusable.schema, slug: membership.slug, deleteable: true },
+    });
+    // An answer from an API without the slug and the flag: shown as written.
+    const older = verification('77777777-7777-4777-8777-777777777703', {
+      schema: { id: workCertificateReference.id, name: 'Work Certificate', attributes: [] },
+    });
+    lists.MULTI = [platform, own, older];
+    await i18n.changeLanguage('ja');
+    try {
+      for (const layout of ['phone', 'desktop']) {
+        if (layout === 'desktop') {
+          cleanup();
+          showDesktopLayout();
+        }
+        renderPage();
+        const table = await screen.findByTestId('verifications-table-MULTI');
+        expect(table.tagName).toBe(layout === 'desktop' ? 'TABLE' : 'UL');
+        const platformRow = within(table).getByTestId(`verification-row-${platform.id}`);
+        expect(platformRow.textContent).toContain('在職証明書');
+        expect(platformRow.textContent).not.toContain('Work Certificate');
+        expect(within(table).getByTestId(`verification-row-${own.id}`).textContent).toContain('Membership');
+        expect(within(table).getByTestId(`verification-row-${older.id}`).textContent).toContain('Work Certificate');
+      }
+    } finally {
+      Reflect.deleteProperty(window, 'matchMedia');
+    }
+  });
+
   it('loads the reusable and the single-use lists together (page 1, 10 each) and shows their rows', async () => {
     const { user } = renderPage();
     const row = await screen.findByTestId(`verification-row-${reusable.id}`);

@@ -19,6 +19,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { creatorName, formatDate } from './format.ts';
 import { VerificationStatusChip } from './verification-status-chip.tsx';
 
@@ -91,7 +92,7 @@ function DesktopTable({ type, verifications, ...actions }: Props) {
                   {verification.name}
                 </Typography>
                 <Typography variant="caption" sx={{ color: 'text.secondary', fontSize: 13, overflowWrap: 'anywhere' }}>
-                  {verification.schema.name}
+                  {credentialSchemaText(verification.schema, i18n).name}
                 </Typography>
               </TableCell>
               <TableCell>
@@ -143,7 +144,7 @@ function MobileList({ type, verifications, ...actions }: Props) {
                   {verification.name}
                 </Typography>
                 <Typography variant="caption" sx={{ color: 'text.secondary', fontSize: 13, overflowWrap: 'anywhere' }}>
-                  {verification.schema.name}
+                  {credentialSchemaText(verification.schema, i18n).name}
                 </Typography>
               </Box>
               {type === 'SINGLE' && (

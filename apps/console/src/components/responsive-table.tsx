@@ -1,0 +1,105 @@
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import type { SxProps, Theme } from '@mui/material/styles';
+import { useTheme } from '@mui/material/styles';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { Fragment, type ReactNode } from 'react';
+
+export interface ResponsiveTableColumn<Row> {
+  id: string;
+  header: ReactNode;
+  cell: (row: Row) => ReactNode;
+  sx?: SxProps<Theme>;
+}
+
+/**
+ * A list of rows as a table from `md` up (a last, right-aligned column of row actions) and as stacked items on
+ * phones, each item laid out by `renderMobileItem`; the same test ids in both.
+ */
+export function ResponsiveTable<Row extends { id: string }>({
+  rows,
+  columns,
+  actionsLabel,
+  renderActions,
+  renderMobileItem,
+  testId,
+  rowTestId,
+}: {
+  rows: Row[];
+  columns: ResponsiveTableColumn<Row>[];
+  /** Read by screen readers only: the actions column has no visible header. */
+  actionsLabel: string;
+  renderActions: (row: Row) => ReactNode;
+  renderMobileItem: (row: Row) => ReactNode;
+  testId: string;
+  rowTestId: (row: Row) => string;
+}) {
+  const theme = useTheme();
+  const isDesktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
+  if (!isDesktop) {
+    return (
+      <Box component="ul" data-testid={testId} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+        {rows.map((row, index) => (
+          <Fragment key={row.id}>
+            {index > 0 && <Divider component="li" aria-hidden />}
+            <Box component="li" data-testid={rowTestId(row)} sx={{ px: 2, py: 1.5 }}>
+              {renderMobileItem(row)}
+            </Box>
+          </Fragment>
+        ))}
+      </Box>
+    );
+  }
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table data-testid={testId} sx={{ minWidth: 760 }}>
+        <TableHead>
+          <TableRow
+            sx={{ '& th': { color: 'text.secondary', fontWeight: 500, bgcolor: 'grey.50', whiteSpace: 'nowrap' } }}
+          >
+            {columns.map((column) => (
+              <TableCell key={column.id}>{column.header}</TableCell>
+            ))}
+            <TableCell align="right">
+              <Box component="span" sx={visuallyHidden}>
+                {actionsLabel}
+              </Box>
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.id} hover data-testid={rowTestId(row)}>
+              {columns.map((column) => (
+                <TableCell key={column.id} sx={column.sx}>
+                  {column.cell(row)}
+                </TableCell>
+              ))}
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {renderActions(row)}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  // Strings: in `sx`, a bare 1 would mean 100% and -1 a negative spacing unit.
+  height: '1px',
+  width: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+} as const;
