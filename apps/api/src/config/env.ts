@@ -88,6 +88,8 @@ const zEnv = z.object({
   // Verifier: extra PEM certificate authorities trusted for issuers' x5c chains (the platform CA always is).
   VERIFIER_TRUST_ANCHORS_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   CREDENTIAL_OFFER_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  // Outbound requests to user-supplied URLs (webhooks, issuers' documents): may they reach non-public addresses?
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyToUndefined, bool.optional()),
   // Operations.
   ERROR_WEBHOOK_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()),
@@ -146,6 +148,12 @@ export interface Config {
     offerTtlDays: number;
     verifierTrustAnchorsFile: string | undefined;
   };
+  /**
+   * Requests to URLs that users supply (webhook deliveries, the verifier's DID documents, issuer metadata and
+   * status lists): `allowPrivateNetworks` false refuses loopback, private, link-local and other non-public
+   * addresses (SSRF); true only for development and tests, whose receivers listen on loopback.
+   */
+  outbound: { allowPrivateNetworks: boolean };
   adminEmails: string[];
   storage: {
     driver: 'local' | 's3';
@@ -281,6 +289,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       offerTtlDays: e.CREDENTIAL_OFFER_TTL_DAYS,
       verifierTrustAnchorsFile: e.VERIFIER_TRUST_ANCHORS_FILE,
     },
+    // Blocked in production; the embedded/development/test default reaches loopback receivers.
+    outbound: { allowPrivateNetworks: e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? !isProduction },
     adminEmails: e.ADMIN_EMAILS,
     storage: {
       driver: e.STORAGE_DRIVER,

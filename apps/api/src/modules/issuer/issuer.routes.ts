@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
 import { credentialDeps } from '../credentials/credentials.routes.ts';
 import * as issuerService from './issuer.service.ts';
 
@@ -50,6 +51,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
   // Token, nonce and credential endpoints: a stricter per-address limit (RATE_LIMIT_ISSUER_PER_MINUTE).
   const limited = { config: { rateLimit: { max: ctx.config.rateLimits.issuer, timeWindow: '1 minute' } } };
   return async (app) => {
+    corsOnRefusals(app, cors);
     const issuerMetadata = async (id: string, reply: FastifyReply) =>
       cors(reply)
         .header('cache-control', 'public, max-age=60')

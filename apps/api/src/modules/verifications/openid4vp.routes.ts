@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
 import { credentialDeps } from '../credentials/credentials.routes.ts';
 import * as issuerService from '../issuer/issuer.service.ts';
 import { webhookDeps } from '../webhooks/webhooks.service.ts';
@@ -20,7 +21,10 @@ const pemCertificates = (bundle: string) =>
  * token its issuer serves, without a round trip through the load balancer); anything else over HTTP.
  */
 function platformFetcher(ctx: AppContext): ResourceFetcher {
-  const http = httpFetcher({ allowHttp: !ctx.config.isProduction });
+  const http = httpFetcher({
+    allowHttp: !ctx.config.isProduction,
+    allowPrivateNetworks: ctx.config.outbound.allowPrivateNetworks,
+  });
   const issuerDeps: issuerService.IssuerDeps = {
     db: ctx.database.db,
     keys: ctx.keys,
@@ -91,6 +95,7 @@ export function openid4vpRoutes(ctx: AppContext): FastifyPluginAsync {
   // Request object and response endpoints: a stricter per-address limit (RATE_LIMIT_VERIFIER_PER_MINUTE).
   const limited = { config: { rateLimit: { max: ctx.config.rateLimits.verifier, timeWindow: '1 minute' } } };
   return async (app) => {
+    corsOnRefusals(app, cors);
     const serveRequest = async (params: unknown, reply: FastifyReply) => {
       try {
         const jwt = await openid4vp.requestObject(deps, id(params));

@@ -7,6 +7,7 @@ import {
   verifyJwtSignature,
   verifyX5cChain,
 } from '@cp/credentials';
+import { outboundRequest } from '../../lib/outbound-http.ts';
 
 /** Fetching what a presented credential points at (DID documents, issuer metadata, status lists). */
 export interface ResourceFetcher {
@@ -17,31 +18,33 @@ export interface ResourceFetcher {
 export interface HttpFetcherOptions {
   /** Plain http:// only outside production (local development and tests). */
   allowHttp: boolean;
+  /** OUTBOUND_ALLOW_PRIVATE_NETWORKS: may documents be fetched from loopback/private addresses? */
+  allowPrivateNetworks: boolean;
   timeoutMs?: number;
   maxBytes?: number;
 }
 
-/** Real HTTP with limits: a timeout, a size cap, no redirects, https only in production. */
+/**
+ * Real HTTP with limits: a timeout, a size cap, no redirects, https only in production, and public
+ * addresses only unless private networks are allowed (lib/outbound-http: checked at connection time).
+ */
 export function httpFetcher(options: HttpFetcherOptions): ResourceFetcher {
   const timeoutMs = options.timeoutMs ?? 5000;
   const maxBytes = options.maxBytes ?? 1_000_000;
+  const policy = { allowHttp: options.allowHttp, allowPrivateNetworks: options.allowPrivateNetworks };
   return {
     async text(url, accept) {
       const parsed = new URL(url);
-      if (parsed.protocol !== 'https:' && !(options.allowHttp && parsed.protocol === 'http:')) {
-        throw new Error(`Refusing to fetch ${parsed.protocol} URL`);
-      }
-      const response = await fetch(parsed, {
-        headers: { accept },
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
+      const response = await outboundRequest(parsed, policy, {
+        method: 'GET',
+        headers: { accept, 'user-agent': 'CredentialPlatform-Verifier/1.0' },
+        timeoutMs,
+        maxBytes,
       });
-      if (!response.ok) throw new Error(`HTTP ${response.status} from ${parsed.host}`);
-      const length = Number(response.headers.get('content-length') ?? 0);
-      if (length > maxBytes) throw new Error('The document is too large');
-      const body = await response.text();
-      if (body.length > maxBytes) throw new Error('The document is too large');
-      return body;
+      if (response.status < 200 || response.status >= 300) {
+        throw new Error(`HTTP ${response.status} from ${parsed.host}`);
+      }
+      return new TextDecoder().decode(response.body);
     },
   };
 }

@@ -23,7 +23,9 @@ const signingDescription =
   'headers `webhook-id` (the event id, the same on every retry), `webhook-timestamp` (unix seconds) and ' +
   '`webhook-signature: v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed by the ' +
   'base64-decoded part of the secret after `whsec_`. Answer 2xx within 10 s; anything else is retried with ' +
-  'backoff (10 s, 30 s, 2 min, 10 min, 1 h, 6 h) and then marked FAILED. Redirects are not followed.';
+  'backoff (10 s, 30 s, 2 min, 10 min, 1 h, 6 h) and then marked FAILED. Redirects are not followed. ' +
+  'In production the endpoint must be on a public address: a loopback, private or link-local IP (or localhost) ' +
+  'is refused with 400 REQUEST_INVALID, and a host name that resolves to one fails the delivery.';
 
 /**
  * Webhook endpoints of an organization (integrations): a signed-in member or an API key of the organization.
@@ -33,6 +35,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
   const deps = webhooksService.webhookDeps(ctx);
   const preHandler = authenticate(ctx, { allowApiKey: true });
+  const allowPrivateNetworks = ctx.config.outbound.allowPrivateNetworks;
 
   return async (app) => {
     app.get(
@@ -73,7 +76,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { organizationId, userId } = requireOrganization(request);
         const { row, secret } = await webhooksService.createWebhook(
-          { db, secretBox: ctx.secretBox },
+          { db, secretBox: ctx.secretBox, allowPrivateNetworks },
           { organizationId, userId },
           request.body,
         );
@@ -96,7 +99,14 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { organizationId } = requireOrganization(request);
-        return presentWebhook(await webhooksService.updateWebhook(db, organizationId, request.params.id, request.body));
+        return presentWebhook(
+          await webhooksService.updateWebhook(
+            { db, allowPrivateNetworks },
+            organizationId,
+            request.params.id,
+            request.body,
+          ),
+        );
       },
     );
 

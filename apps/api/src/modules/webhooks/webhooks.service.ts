@@ -11,6 +11,7 @@ import type { Database, SecretBox } from '@cp/db';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { literalNonPublicHost } from '../../lib/outbound-http.ts';
 import { generateWebhookSecret } from './webhook-signature.ts';
 import * as repository from './webhooks.repository.ts';
 
@@ -58,12 +59,29 @@ export async function getWebhook(db: Database, organizationId: string, id: strin
   return row;
 }
 
+/**
+ * Refuses, as a validation error on `url`, an endpoint that is plainly on a non-public network: a literal
+ * loopback/private/link-local IP or a localhost name. Only a first line: a name that resolves to such an
+ * address is refused at each delivery, when the address is checked and pinned (lib/outbound-http).
+ */
+function assertPublicWebhookUrl(url: string, allowPrivateNetworks: boolean) {
+  if (allowPrivateNetworks) return;
+  const range = literalNonPublicHost(new URL(url));
+  if (!range) return;
+  const message = `Must be a publicly reachable address (this host is ${range})`;
+  throw new AppError('REQUEST_INVALID', {
+    detail: 'The request is not valid.',
+    errors: [{ path: 'body.url', message }],
+  });
+}
+
 /** Creates an endpoint; the plaintext secret exists only in this answer (stored encrypted, to sign with). */
 export async function createWebhook(
-  deps: { db: Database; secretBox: SecretBox },
+  deps: { db: Database; secretBox: SecretBox; allowPrivateNetworks: boolean },
   scope: { organizationId: string; userId: string | null },
   input: CreateWebhookRequest,
 ) {
+  assertPublicWebhookUrl(input.url, deps.allowPrivateNetworks);
   const id = randomUUID();
   const secret = generateWebhookSecret();
   const row = await repository.insertWebhookWithinLimit(deps.db, WEBHOOK_ENDPOINTS_MAX, {
@@ -84,8 +102,14 @@ export async function createWebhook(
   return { row, secret };
 }
 
-export async function updateWebhook(db: Database, organizationId: string, id: string, input: UpdateWebhookRequest) {
-  const row = await repository.updateWebhook(db, organizationId, id, {
+export async function updateWebhook(
+  deps: { db: Database; allowPrivateNetworks: boolean },
+  organizationId: string,
+  id: string,
+  input: UpdateWebhookRequest,
+) {
+  if (input.url !== undefined) assertPublicWebhookUrl(input.url, deps.allowPrivateNetworks);
+  const row = await repository.updateWebhook(deps.db, organizationId, id, {
     ...(input.url !== undefined ? { url: input.url } : {}),
     ...(input.description !== undefined ? { description: input.description || null } : {}),
     ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),

@@ -1,6 +1,7 @@
 import type { Database, SecretBox } from '@cp/db';
 import type { AppContext } from '../../context.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { OutboundError, outboundRequest } from '../../lib/outbound-http.ts';
 import { webhookHeaders } from './webhook-signature.ts';
 import * as repository from './webhooks.repository.ts';
 import {
@@ -46,28 +47,30 @@ export interface DeliverWebhookDeps {
   enqueue: WebhookDeps['enqueue'];
   logger: Pick<Logger, 'info' | 'warn'>;
   settings: WebhookWorkerSettings;
+  /** OUTBOUND_ALLOW_PRIVATE_NETWORKS: may endpoints resolve to loopback/private addresses (development, tests)? */
+  allowPrivateNetworks: boolean;
 }
 
 const ERROR_MAX = 200;
 
 type AttemptResult = { statusCode: number; error: null } | { statusCode: number | null; error: string };
 
-/** One POST: no redirects followed, a time limit, the response body discarded. Never throws. */
+/**
+ * One POST: no redirects followed, a time limit, the response body discarded, and (unless private
+ * networks are allowed) only to public addresses, checked at connection time. Never throws.
+ */
 async function post(
   url: string,
   headers: Record<string, string>,
   body: string,
-  timeoutMs: number,
+  options: { timeoutMs: number; allowPrivateNetworks: boolean },
 ): Promise<AttemptResult> {
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await response.body?.cancel().catch(() => {});
+    const response = await outboundRequest(
+      url,
+      { allowPrivateNetworks: options.allowPrivateNetworks, allowHttp: true },
+      { method: 'POST', headers, body, timeoutMs: options.timeoutMs, maxBytes: 0 },
+    );
     if (response.status >= 200 && response.status < 300) return { statusCode: response.status, error: null };
     const error =
       response.status >= 300 && response.status < 400
@@ -75,17 +78,10 @@ async function post(
         : `HTTP ${response.status}`;
     return { statusCode: response.status, error };
   } catch (err) {
-    return { statusCode: null, error: describeError(err, timeoutMs) };
+    // OutboundError messages are short and name no URL, header or body content.
+    const error = err instanceof OutboundError ? err.message : 'Connection failed';
+    return { statusCode: null, error: error.slice(0, ERROR_MAX) };
   }
-}
-
-/** A short reason for the delivery log: no URL, header or body content. */
-function describeError(err: unknown, timeoutMs: number): string {
-  const name = err instanceof Error ? err.name : '';
-  if (name === 'TimeoutError' || name === 'AbortError') return `Timed out after ${Math.ceil(timeoutMs / 1000)} s`;
-  const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  return (code ? `Connection failed (${code})` : 'Connection failed').slice(0, ERROR_MAX);
 }
 
 /** The JSON body, members in the documented order (the jsonb column does not keep key order). */
@@ -129,7 +125,10 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, deliveryId: strin
     const body = eventBody(claimed.payload);
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = webhookHeaders(secret, claimed.eventId, timestamp, body, deps.settings.userAgent);
-    result = await post(webhook.url, headers, body, deps.settings.timeoutMs);
+    result = await post(webhook.url, headers, body, {
+      timeoutMs: deps.settings.timeoutMs,
+      allowPrivateNetworks: deps.allowPrivateNetworks,
+    });
   } catch {
     // Only the secret can fail here (e.g. the master key changed); the reason stays generic.
     result = { statusCode: null, error: 'The signing secret could not be read.' };
@@ -205,6 +204,7 @@ export async function registerWebhookWorker(ctx: AppContext, settings: Partial<W
     enqueue: webhookDeps(ctx).enqueue,
     logger: ctx.logger,
     settings: live,
+    allowPrivateNetworks: ctx.config.outbound.allowPrivateNetworks,
   };
   await ctx.jobs.register<WebhookDeliveryJob>(
     WEBHOOK_DELIVERY_QUEUE,
