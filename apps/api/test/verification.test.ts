@@ -1,6 +1,6 @@
 import type { CreateVerificationRequest, Verification } from '@cp/contracts';
 import { schema } from '@cp/db';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import { claimCredential, type Holder, makeHolder, presentCredential, walletHttp } from './support/wallet.ts';
@@ -296,6 +296,31 @@ describe('OpenID4VP verifier', () => {
       payload: { credentials: [fresh.id] },
     });
     expect(revoke.statusCode).toBe(200);
+    const revoked = await attempt(verification, {}, fresh.credential, fresh.holder);
+    expect(revoked.result.failed_checks).toEqual(['STATUS']);
+  });
+
+  it('serves the signed status list from cache until any process revokes (the list revision)', async () => {
+    const fresh = await issueAndClaim(baseClaims);
+    const statusUrl = `/orgs/${issuer.organization.id}/status-list`;
+    const first = await t.app.inject({ url: statusUrl });
+    const second = await t.app.inject({ url: statusUrl });
+    expect(second.body).toBe(first.body); // not rebuilt: same token, same iat
+    const verification = await createVerification();
+    expect((await attempt(verification, {}, fresh.credential, fresh.holder)).result.status).toBe('VERIFIED');
+    // Another API process revokes: only the database changes (the row and the revision, one transaction).
+    const { db } = t.runtime.ctx.database;
+    await db.transaction(async (tx) => {
+      await tx
+        .update(schema.credentials)
+        .set({ status: 'REVOKED', revokedAt: new Date() })
+        .where(eq(schema.credentials.id, fresh.id));
+      await tx
+        .update(schema.statusLists)
+        .set({ revision: sql`${schema.statusLists.revision} + 1` })
+        .where(eq(schema.statusLists.organizationId, issuer.organization.id));
+    });
+    expect((await t.app.inject({ url: statusUrl })).body).not.toBe(first.body);
     const revoked = await attempt(verification, {}, fresh.credential, fresh.holder);
     expect(revoked.result.failed_checks).toEqual(['STATUS']);
   });

@@ -57,11 +57,32 @@ export function decodeJwt<P = Record<string, unknown>>(jwt: string): { header: R
   return { header: decodeJson(header), payload: decodeJson<P>(payload) };
 }
 
+/**
+ * Imported public keys by their public members: a verifier checks the same issuer keys again and again,
+ * and importing one costs about as much as the signature check. Bounded; oldest out first.
+ */
+const verificationKeys = new Map<string, ReturnType<typeof importJWK>>();
+const VERIFICATION_KEYS_MAX = 256;
+
+function verificationKey(jwk: JsonWebKey): ReturnType<typeof importJWK> {
+  const alg = jwk.kty === 'OKP' ? 'EdDSA' : 'ES256';
+  const publicOnly = { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y };
+  const cacheKey = JSON.stringify(publicOnly);
+  const cached = verificationKeys.get(cacheKey);
+  if (cached) return cached;
+  const key = importJWK(publicOnly as JWK, alg);
+  verificationKeys.set(cacheKey, key);
+  key.catch(() => verificationKeys.delete(cacheKey));
+  if (verificationKeys.size > VERIFICATION_KEYS_MAX) {
+    verificationKeys.delete(verificationKeys.keys().next().value as string);
+  }
+  return key;
+}
+
 /** Checks a compact JWS signature with a public JWK; only ES256 (and EdDSA for did:key holders). */
 export async function verifyJwtSignature(jwt: string, jwk: JsonWebKey): Promise<boolean> {
   try {
-    const key = await importJWK(jwk as JWK, jwk.kty === 'OKP' ? 'EdDSA' : 'ES256');
-    await compactVerify(jwt, key, { algorithms: ['ES256', 'EdDSA', 'Ed25519'] });
+    await compactVerify(jwt, await verificationKey(jwk), { algorithms: ['ES256', 'EdDSA', 'Ed25519'] });
     return true;
   } catch {
     return false;

@@ -16,8 +16,22 @@ export function encodeStatusList(size: number, revokedIndexes: Iterable<number>)
   return new StatusList(statuses, 1).compressStatusList();
 }
 
+/**
+ * Decoded lists by their compressed form: a verifier reads the same list for many presentations, and
+ * inflating and expanding it costs far more than reading one entry. Bounded; oldest out first.
+ */
+const decodedLists = new Map<string, StatusList>();
+const DECODED_LISTS_MAX = 16;
+
 export function readStatus(lst: string, index: number, bits: 1 | 2 | 4 | 8 = 1): number {
-  return StatusList.decompressStatusList(lst, bits).getStatus(index);
+  const cacheKey = `${bits}:${lst}`;
+  let list = decodedLists.get(cacheKey);
+  if (!list) {
+    list = StatusList.decompressStatusList(lst, bits);
+    decodedLists.set(cacheKey, list);
+    if (decodedLists.size > DECODED_LISTS_MAX) decodedLists.delete(decodedLists.keys().next().value as string);
+  }
+  return list.getStatus(index);
 }
 
 export interface StatusListTokenInput {

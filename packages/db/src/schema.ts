@@ -318,6 +318,8 @@ export const statusLists = pgTable('status_lists', {
     .references(() => organizations.id, { onDelete: 'cascade' }),
   size: integer('size').notNull(),
   nextIndex: integer('next_index').notNull().default(0),
+  /** Bumped with every revocation (same transaction): a signed list cached for an older revision is stale. */
+  revision: bigint('revision', { mode: 'number' }).notNull().default(0),
   updatedAt: updatedAt(),
 });
 

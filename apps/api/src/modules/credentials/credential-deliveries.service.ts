@@ -75,7 +75,7 @@ export async function deliver(deps: DeliverDeps, deliveryId: string) {
       await repository.releaseDelivery(deps.db, delivery.id, 'The credential can no longer be offered.', true);
       return 'failed' as const;
     }
-    const offer = await credentialsService.ensureOffer(deps.credentials, credential);
+    const { offer } = await credentialsService.ensureOffer(deps.credentials, credential);
     if (!offer) {
       await repository.releaseDelivery(deps.db, delivery.id, 'The credential offer has expired.', true);
       return 'failed' as const;

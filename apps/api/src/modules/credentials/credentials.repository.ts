@@ -36,6 +36,17 @@ export async function findRevokedIndexes(db: Database, organizationId: string): 
   return rows.map((r) => r.index);
 }
 
+/**
+ * Marks the organization's status list changed: called in the transaction that revokes, so a signed list
+ * cached for an older revision is never served after the revocation commits.
+ */
+export async function bumpStatusListRevision(db: Database, organizationId: string) {
+  await db
+    .update(statusLists)
+    .set({ revision: sql`${statusLists.revision} + 1` })
+    .where(eq(statusLists.organizationId, organizationId));
+}
+
 export async function insertCredential(db: Database, values: typeof credentials.$inferInsert) {
   const [row] = await db.insert(credentials).values(values).returning();
   return row!;
@@ -207,11 +218,14 @@ export async function findOfferById(db: Database, organizationId: string, id: st
   return row;
 }
 
-export async function markIssued(db: Database, id: string) {
-  await db
+/** CREATED → ISSUED; answers the updated row, or undefined when the credential was not CREATED. */
+export async function markIssued(db: Database, id: string): Promise<CredentialRow | undefined> {
+  const [row] = await db
     .update(credentials)
     .set({ status: 'ISSUED', issuedAt: new Date() })
-    .where(and(eq(credentials.id, id), eq(credentials.status, 'CREATED')));
+    .where(and(eq(credentials.id, id), eq(credentials.status, 'CREATED')))
+    .returning();
+  return row;
 }
 
 /**

@@ -90,20 +90,16 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         async (request, reply) => {
           const scope = requireOrganization(request);
-          const { credential, txCode } = await credentialsService.createCredentialWithRecipient(
+          const { credential, txCode, offerExpiresAt } = await credentialsService.createCredentialWithRecipient(
             deps,
             scope,
             request.body,
           );
-          const { offerExpiresAt } = await credentialsService.getCredential(deps, scope.organizationId, credential.id);
-          const presented = presentCredential(
-            credential.status === 'CREATED' && txCode ? { ...credential, status: 'ISSUED' } : credential,
-            {
-              offerExpiresAt,
-              organization: await organizationOf(scope.organizationId),
-              publicUrl: ctx.config.publicUrl,
-            },
-          );
+          const presented = presentCredential(credential, {
+            offerExpiresAt,
+            organization: await organizationOf(scope.organizationId),
+            publicUrl: ctx.config.publicUrl,
+          });
           return reply.status(201).send({ ...presented, ...(txCode ? { tx_code: txCode } : {}) });
         },
       );

@@ -28,7 +28,10 @@ export interface SchemaSnapshot {
   attributes: { name: string; type: AttributeType; description: string | null }[];
 }
 
-/** Creates a credential for one recipient: claims typed by the schema, a status-list index reserved. */
+/**
+ * Creates a credential for one recipient: claims typed by the schema, a status-list index reserved; with
+ * `tx_code`, offered at once (ISSUED) with a fresh PIN.
+ */
 export async function createCredentialWithRecipient(
   deps: CredentialDeps,
   scope: { organizationId: string; userId: string | null },
@@ -84,13 +87,11 @@ export async function createCredentialWithRecipient(
     statusIndex,
     createdByUserId: scope.userId,
   });
-  let txCode: string | undefined;
-  if (input.tx_code) {
-    // The PIN travels to the recipient separately from the link; only its hash is kept.
-    txCode = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await createOffer(deps, credential, txCode);
-  }
-  return { credential, txCode };
+  if (!input.tx_code) return { credential, txCode: undefined, offerExpiresAt: null };
+  // The PIN travels to the recipient separately from the link; only its hash is kept.
+  const txCode = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const offered = await createOffer(deps, credential, txCode);
+  return { credential: offered.credential, txCode, offerExpiresAt: offered.offer.expiresAt };
 }
 
 /** The status shown: an ISSUED credential whose offer ran out without being claimed is EXPIRED. */
@@ -131,6 +132,7 @@ export async function revokeCredentials(
   }
   const { revoked, deliveryIds } = await deps.db.transaction(async (tx) => {
     const revoked = await repository.revokeCredentials(tx, organizationId, unique);
+    if (revoked.length > 0) await repository.bumpStatusListRevision(tx, organizationId);
     return { revoked, deliveryIds: await recordRevokedEvents(tx, organizationId, revoked) };
   });
   await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);
@@ -164,6 +166,7 @@ export async function deleteCredentials(
   }
   const { deleted, deliveryIds } = await deps.db.transaction(async (tx) => {
     const revoked = await repository.revokeCredentials(tx, organizationId, unique);
+    if (revoked.length > 0) await repository.bumpStatusListRevision(tx, organizationId);
     const deliveryIds = await recordRevokedEvents(tx, organizationId, revoked);
     return { deleted: await repository.softDeleteCredentials(tx, organizationId, unique), deliveryIds };
   });
@@ -188,19 +191,27 @@ async function createOffer(deps: CredentialDeps, credential: repository.Credenti
     txCodeHash: txCode ? sha256(txCode) : null,
     expiresAt: new Date(Date.now() + deps.offerTtlDays * 86_400_000),
   });
-  await repository.markIssued(deps.db, credential.id);
-  return offer;
+  // CREATED → ISSUED; when something else changed the credential meanwhile (a revocation), read it again.
+  const issued =
+    (await repository.markIssued(deps.db, credential.id)) ??
+    (await repository.findCredentialById(deps.db, credential.id)) ??
+    credential;
+  return { offer, credential: issued };
 }
 
 /**
  * The offer that the holder page and the e-mail point at: the open one, or a new one while the credential
- * has never been offered. An expired, claimed or revoked credential gets no new offer.
+ * has never been offered. An expired, claimed or revoked credential gets no new offer. Answers the
+ * credential as it is afterwards (ISSUED once offered).
  */
-export async function ensureOffer(deps: CredentialDeps, credential: repository.CredentialRow) {
-  if (credential.status === 'REVOKED' || credential.status === 'CLAIMED') return undefined;
+export async function ensureOffer(
+  deps: CredentialDeps,
+  credential: repository.CredentialRow,
+): Promise<{ offer?: repository.CredentialOfferRow; credential: repository.CredentialRow }> {
+  if (credential.status === 'REVOKED' || credential.status === 'CLAIMED') return { credential };
   const open = await repository.findOpenOffer(deps.db, credential.id);
-  if (open) return open;
-  if (credential.status === 'ISSUED') return undefined;
+  if (open) return { offer: open, credential };
+  if (credential.status === 'ISSUED') return { credential };
   return createOffer(deps, credential);
 }
 
@@ -216,7 +227,8 @@ export function connectionUrl(deps: Pick<CredentialDeps, 'publicUrl'>, offer: re
 export async function getCredentialForConnect(deps: CredentialDeps, id: string) {
   const credential = await repository.findCredentialById(deps.db, id);
   if (!credential) throw new AppError('CREDENTIAL_NOT_FOUND');
-  const offer = await ensureOffer(deps, credential);
-  const fresh = (await repository.findCredentialById(deps.db, id)) ?? credential;
-  return { credential: fresh, offer, offerExpiresAt: await repository.findLatestOfferExpiry(deps.db, id) };
+  const { offer, credential: current } = await ensureOffer(deps, credential);
+  // A credential is offered once (a new offer only while it has none), so an open offer is the latest.
+  const offerExpiresAt = offer ? offer.expiresAt : await repository.findLatestOfferExpiry(deps.db, id);
+  return { credential: current, offer, offerExpiresAt };
 }

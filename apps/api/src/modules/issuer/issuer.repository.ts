@@ -66,12 +66,13 @@ export async function completeOffer(db: Database, offerId: string) {
   return rows.length === 1;
 }
 
+/** The credential is the holder's now; answers it, or undefined when a revocation came first. */
 export async function markClaimed(
   db: Database,
   credentialId: string,
   values: { holderJwk: Record<string, unknown>; signingKeyId: string },
 ) {
-  await db
+  const [row] = await db
     .update(credentials)
     .set({
       status: 'CLAIMED',
@@ -79,5 +80,7 @@ export async function markClaimed(
       holderJwk: values.holderJwk as never,
       signingKeyId: values.signingKeyId,
     })
-    .where(and(eq(credentials.id, credentialId), isNull(credentials.revokedAt)));
+    .where(and(eq(credentials.id, credentialId), isNull(credentials.revokedAt)))
+    .returning({ id: credentials.id, schemaId: credentials.schemaId, claimedAt: credentials.claimedAt });
+  return row;
 }

@@ -136,8 +136,8 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/orgs/:id/status-list', async (request, reply) => {
       const { id } = params(zOrgParams, request.params);
       const token = await issuerService.statusListToken(deps, id);
-      // Built from the database on every request: a revocation is visible at once (the token's
-      // `ttl` still tells relying parties how long they may cache it).
+      // Checked against the list's revision on every request: a revocation is visible at once (the
+      // token's `ttl` still tells relying parties how long they may cache it).
       return cors(reply).header('cache-control', 'no-cache').type('application/statuslist+jwt').send(token);
     });
   };

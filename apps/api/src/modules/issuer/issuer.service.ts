@@ -13,7 +13,7 @@ import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
 import { attributeDisplayLabel, schemaDisplayName } from '../credential-schemas/platform-schema-display.ts';
-import { findCredential, findRevokedIndexes, findStatusListSize } from '../credentials/credentials.repository.ts';
+import { findRevokedIndexes, findStatusListSize } from '../credentials/credentials.repository.ts';
 import { type CredentialDeps, preAuthorizedCode, type SchemaSnapshot } from '../credentials/credentials.service.ts';
 import * as nonces from '../nonces/nonces.service.ts';
 import { credentialVct, issuerUrl } from '../organization-keys/identifiers.ts';
@@ -281,12 +281,11 @@ export async function requestCredential(
     claims: credential.claims,
     status: { idx: credential.statusIndex, uri: `${issuer}/status-list` },
   });
-  await repository.markClaimed(deps.db, credential.id, {
+  const claimed = await repository.markClaimed(deps.db, credential.id, {
     holderJwk: jwk as Record<string, unknown>,
     signingKeyId: signer.keyId,
   });
-  const claimed = await findCredential(deps.db, organizationId, credential.id);
-  if (claimed?.status === 'CLAIMED' && claimed.claimedAt) {
+  if (claimed?.claimedAt) {
     await enqueueWebhookEvent(deps.credentials.webhooks, {
       organizationId,
       type: 'credential.claimed',
@@ -320,11 +319,43 @@ export async function typeMetadata(deps: IssuerDeps, organizationId: string | nu
   };
 }
 
-/** The organization's Token Status List, built from the database on each request: never stale. */
-export async function statusListToken(deps: IssuerDeps, organizationId: string) {
-  await organizationsService.getPublicOrganization(deps.db, organizationId);
+/**
+ * Signed status lists by organization, with the list revision they were built from. Building one reads
+ * every revoked index, encodes and signs the list: done again only when a revocation bumped the revision
+ * (any process, same transaction as the revocation), the list grew, or the token is older than its
+ * refresh period (so `iat` stays recent and a key rotation shows). Bounded; oldest out first.
+ */
+const statusListCache = new Map<string, { revision: number; size: number; at: number; token: Promise<string> }>();
+const STATUS_LIST_CACHE_MAX = 1000;
+const STATUS_LIST_REFRESH_MS = 60_000;
+
+/**
+ * The organization's Token Status List. Never stale: the list's revision is read first, so a token
+ * cached under a revision always holds every revocation committed before that revision was read.
+ */
+export async function statusListToken(deps: IssuerDeps, organizationId: string): Promise<string> {
   const list = await findStatusListSize(deps.db, organizationId);
-  const size = Math.max(list?.size ?? deps.statusListSize, 8);
+  const cacheKey = `${deps.publicUrl}|${organizationId}`;
+  const refreshMs = Math.min(STATUS_LIST_REFRESH_MS, deps.statusListTtlSeconds * 1000);
+  const hit = statusListCache.get(cacheKey);
+  if (list && hit && hit.revision === list.revision && hit.size === list.size && Date.now() - hit.at < refreshMs) {
+    return hit.token;
+  }
+  const token = buildStatusListToken(deps, organizationId, list?.size);
+  if (list) {
+    statusListCache.delete(cacheKey);
+    statusListCache.set(cacheKey, { revision: list.revision, size: list.size, at: Date.now(), token });
+    token.catch(() => statusListCache.delete(cacheKey));
+    if (statusListCache.size > STATUS_LIST_CACHE_MAX) {
+      statusListCache.delete(statusListCache.keys().next().value as string);
+    }
+  }
+  return token;
+}
+
+async function buildStatusListToken(deps: IssuerDeps, organizationId: string, listSize: number | undefined) {
+  await organizationsService.getPublicOrganization(deps.db, organizationId);
+  const size = Math.max(listSize ?? deps.statusListSize, 8);
   const lst = encodeStatusList(size, await findRevokedIndexes(deps.db, organizationId));
   const signer = await keysService.getActiveSigner(deps.keys, organizationId);
   return signStatusListToken({

@@ -92,8 +92,23 @@ async function createSigner(deps: KeyDeps, row: repository.OrganizationKeyRow): 
   };
 }
 
+/**
+ * The active key row by organization, for a few seconds: every credential and request object is signed
+ * with it, and it changes only on rotation. A rotation here is seen at once; one made by another process
+ * (or the admin CLI) within ACTIVE_KEY_CACHE_MS — signatures by the retired key keep verifying meanwhile.
+ */
+const activeKeys = new Map<string, { at: number; row: repository.OrganizationKeyRow }>();
+const ACTIVE_KEY_CACHE_MS = 30_000;
+const ACTIVE_KEY_CACHE_MAX = 1000;
+
 export async function getActiveSigner(deps: KeyDeps, organizationId: string): Promise<OrganizationSigner> {
-  return signerFor(deps, await ensureActiveKey(deps, organizationId));
+  const hit = activeKeys.get(organizationId);
+  if (hit && Date.now() - hit.at < ACTIVE_KEY_CACHE_MS) return signerFor(deps, hit.row);
+  const row = await ensureActiveKey(deps, organizationId);
+  activeKeys.delete(organizationId);
+  activeKeys.set(organizationId, { at: Date.now(), row });
+  if (activeKeys.size > ACTIVE_KEY_CACHE_MAX) activeKeys.delete(activeKeys.keys().next().value as string);
+  return signerFor(deps, row);
 }
 
 /** Every public key (active and retired) so credentials signed before a rotation keep verifying. */
@@ -110,6 +125,7 @@ export async function listPublicKeys(deps: Pick<KeyDeps, 'db'>, organizationId: 
 export async function rotateKey(deps: KeyDeps, organizationId: string) {
   await organizationsService.getPublicOrganization(deps.db, organizationId);
   await repository.retireActiveKey(deps.db, organizationId);
+  activeKeys.delete(organizationId);
   return ensureActiveKey(deps, organizationId);
 }
 

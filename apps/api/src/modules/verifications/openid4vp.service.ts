@@ -19,7 +19,12 @@ import { credentialVct } from '../organization-keys/identifiers.ts';
 import type { KeyDeps } from '../organization-keys/organization-keys.service.ts';
 import * as keysService from '../organization-keys/organization-keys.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
-import { dispatchWebhookDeliveries, recordWebhookEvents, type WebhookDeps } from '../webhooks/webhooks.service.ts';
+import {
+  dispatchWebhookDeliveries,
+  hasWebhookSubscribers,
+  recordWebhookEvents,
+  type WebhookDeps,
+} from '../webhooks/webhooks.service.ts';
 import * as repository from './verifications.repository.ts';
 import { generateCustomerId } from './verifications.service.ts';
 
@@ -316,27 +321,36 @@ export async function handleResponse(deps: VerifierDeps, individualId: string, r
   }
 
   let passed = checks.every((c) => c.passed);
-  let deliveryIds: string[] = [];
-  const completed = await deps.db.transaction(async (tx) => {
-    if (verification.type === 'SINGLE' && consumesLink && !(await repository.claimSingleUse(tx, verification.id))) {
-      checks = [...checks, { code: 'SINGLE_USE', passed: false, detail: 'The single-use link was already used' }];
-      passed = false;
-    }
-    const row = await repository.completeIndividual(tx, individual.id, {
-      status: passed ? 'VERIFIED' : 'FAILED',
-      checks: checks as unknown as Record<string, unknown>[],
-      // Empty unless the issuer signature verified: only then are the claims the issuer's.
-      presentedClaims: claims,
-      issuer,
-    });
-    // The event is stored with the outcome (same transaction): it is sent once the outcome is visible.
-    if (row && deps.webhooks) {
-      deliveryIds = await recordWebhookEvents(tx, row.organizationId, 'verification.completed', async () => [
-        completedEvent(deps, row),
-      ]);
-    }
-    return row;
+  const outcome = () => ({
+    status: passed ? ('VERIFIED' as const) : ('FAILED' as const),
+    checks: checks as unknown as Record<string, unknown>[],
+    // Empty unless the issuer signature verified: only then are the claims the issuer's.
+    presentedClaims: claims,
+    issuer,
   });
+  let deliveryIds: string[] = [];
+  const singleUse = verification.type === 'SINGLE' && consumesLink;
+  const notify = deps.webhooks
+    ? await hasWebhookSubscribers(deps.db, verification.organizationId, 'verification.completed')
+    : false;
+  const completed =
+    !singleUse && !notify
+      ? // Nothing to keep atomic with the outcome (no single-use claim, no event): one statement.
+        await repository.completeIndividual(deps.db, individual.id, outcome())
+      : await deps.db.transaction(async (tx) => {
+          if (singleUse && !(await repository.claimSingleUse(tx, verification.id))) {
+            checks = [...checks, { code: 'SINGLE_USE', passed: false, detail: 'The single-use link was already used' }];
+            passed = false;
+          }
+          const row = await repository.completeIndividual(tx, individual.id, outcome());
+          // The event is stored with the outcome (same transaction): it is sent once the outcome is visible.
+          if (row && notify && deps.webhooks) {
+            deliveryIds = await recordWebhookEvents(tx, row.organizationId, 'verification.completed', async () => [
+              completedEvent(deps, row),
+            ]);
+          }
+          return row;
+        });
   if (!completed) throw new VerifierError('invalid_request', 'This verification request has already been answered.');
   if (deps.webhooks) await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);
   return { redirect_uri: holderPageUrl(deps.publicUrl, individual.id), status: completed.status };

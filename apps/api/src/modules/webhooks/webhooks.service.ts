@@ -267,3 +267,11 @@ export async function enqueueWebhookEvent(
   await dispatchWebhookDeliveries(deps, deliveryIds);
   return { eventId, deliveryIds };
 }
+
+/**
+ * Whether some enabled endpoint of the organization takes `type`: lets a hot path skip the transaction
+ * that would store the event with its cause. An endpoint created at that same moment may miss the event.
+ */
+export async function hasWebhookSubscribers(db: Database, organizationId: string, type: WebhookEventType) {
+  return (await repository.findSubscribedWebhookIds(db, organizationId, type)).length > 0;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "status_lists" ADD COLUMN "revision" bigint DEFAULT 0 NOT NULL;
