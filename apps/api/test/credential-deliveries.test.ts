@@ -52,13 +52,21 @@ async function waitForMails(emails: string[]) {
   throw new Error('mails did not arrive');
 }
 
-const notify = (headers: Record<string, string>, schemaId: string, message?: string) =>
+const notify = (
+  headers: Record<string, string>,
+  schemaId: string,
+  message?: string,
+  extra: Record<string, unknown> = {},
+) =>
   t.app.inject({
     method: 'POST',
     url: '/api/credentials/notify/via-schema',
     headers,
-    payload: { schema_id: schemaId, ...(message ? { message } : {}) },
+    payload: { schema_id: schemaId, ...(message ? { message } : {}), ...extra },
   });
+
+const deliveriesOf = (organizationId: string) =>
+  db().select().from(schema.credentialDeliveries).where(eq(schema.credentialDeliveries.organizationId, organizationId));
 
 const deliverDeps = () => ({ db: db(), mailer: t.runtime.mailer, credentials: credentialDeps(t.runtime.ctx) });
 
@@ -113,6 +121,8 @@ describe('e-mail delivery via schema', () => {
       .where(eq(schema.credentialDeliveries.organizationId, schemaRecord.schema.organizationId!));
     expect(deliveries.map((d) => d.status)).toEqual(['SENT', 'SENT']);
     expect(deliveries.every((d) => d.message === 'Welcome to the club!')).toBe(true);
+    // Neither a locale nor Accept-Language: English.
+    expect(deliveries.every((d) => d.locale === 'en')).toBe(true);
 
     // The job running again (a retry, a second worker) sends nothing more.
     for (const delivery of deliveries) {
@@ -190,6 +200,7 @@ describe('e-mail delivery via schema', () => {
   it('builds the e-mail with the QR code of the offer as an inline PNG', async () => {
     const mail = await credentialMail({
       deliveryId: '00000000-0000-4000-8000-000000000001',
+      locale: 'en',
       to: 'ada@example.com',
       recipientFirstName: 'Ada',
       recipientLastName: 'Lovelace',
@@ -204,10 +215,66 @@ describe('e-mail delivery via schema', () => {
     expect(mail.messageId).toBe('<credential-delivery-00000000-0000-4000-8000-000000000001@cp.example>');
     expect(mail.html).toContain('Analytical &lt;Engines&gt;');
     expect(mail.html).toContain('https://cp.example/connect/credential/c1');
-    expect(mail.text).toContain('2030-01-08');
+    expect(mail.text).toContain('The offer expires on January 8, 2030.');
     const [qr] = mail.attachments;
     expect(qr).toMatchObject({ cid: 'credential-offer-qr', contentType: 'image/png' });
     expect(qr!.content.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  });
+
+  it('sends the e-mail in the requested language and stores it on the delivery', async () => {
+    const { headers, schemaRecord, organization } = await verifiedOrganization('Kyoto Club');
+    await createCredential(headers, schemaRecord.schema.id, 'ja@kyoto-club.example');
+    // The explicit locale wins over Accept-Language.
+    const response = await notify(headers, schemaRecord.schema.id, 'ようこそ！', { locale: 'ja' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ queued: 1 });
+    const [delivery] = await deliveriesOf(organization.id);
+    expect(delivery).toMatchObject({ locale: 'ja', message: 'ようこそ！' });
+
+    await waitForMails(['ja@kyoto-club.example']);
+    const [mail] = await mailsTo('ja@kyoto-club.example');
+    expect(mail!.subject).toBe('Kyoto Clubから証明書「Gold membership」が届きました');
+    expect(mail!.text).toContain('Rita Recipient 様');
+    expect(mail!.text).toContain('Kyoto Clubから証明書「Gold membership」が発行されました。');
+    expect(mail!.text).toContain('ようこそ！');
+    expect(mail!.text).toMatch(/受け取り期限は\d{4}年\d{1,2}月\d{1,2}日です。/);
+    expect(mail!.html).toContain('<html lang="ja">');
+    expect(mail!.html).toContain('証明書を受け取る</a>');
+    expect(mail!.html).toContain('alt="証明書を受け取るためのQRコード"');
+    expect(mail!.html).not.toContain('Claim your credential');
+  });
+
+  it('without a locale, takes the best match of Accept-Language, else English', async () => {
+    const { headers, schemaRecord, organization } = await verifiedOrganization('Seoul Club');
+    await createCredential(headers, schemaRecord.schema.id, 'ko@seoul-club.example');
+    const response = await notify(
+      { ...headers, 'accept-language': 'fr-FR,ko-KR;q=0.9,es;q=0.8' },
+      schemaRecord.schema.id,
+    );
+    expect(response.statusCode).toBe(200);
+    const [delivery] = await deliveriesOf(organization.id);
+    expect(delivery!.locale).toBe('ko');
+    await waitForMails(['ko@seoul-club.example']);
+    const [mail] = await mailsTo('ko@seoul-club.example');
+    expect(mail!.subject).toBe('Seoul Club에서 자격 증명을 보냈습니다: Gold membership');
+    expect(mail!.text).toContain('Rita Recipient님, 안녕하세요.');
+
+    const other = await verifiedOrganization('Paris Club');
+    await createCredential(other.headers, other.schemaRecord.schema.id, 'fr@paris-club.example');
+    await notify({ ...other.headers, 'accept-language': 'fr-FR,de;q=0.5' }, other.schemaRecord.schema.id);
+    const [english] = await deliveriesOf(other.organization.id);
+    expect(english!.locale).toBe('en');
+  });
+
+  it('refuses an unsupported locale with problem+json and queues nothing', async () => {
+    const { headers, schemaRecord, organization } = await verifiedOrganization('Babel Club');
+    await createCredential(headers, schemaRecord.schema.id, 'babel@babel-club.example');
+    for (const locale of ['fr', 'ja-JP', '<script>', 7, '']) {
+      const response = await notify(headers, schemaRecord.schema.id, undefined, { locale });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+    }
+    expect(await deliveriesOf(organization.id)).toHaveLength(0);
   });
 
   it('keeps organizations apart: another organization cannot send via a schema that is not its own', async () => {

@@ -49,10 +49,20 @@ export const zCredentialImport = z.object({
 });
 export type CredentialImport = z.infer<typeof zCredentialImport>;
 
+/** Languages of the credential e-mail: the console's languages (spec §9). */
+export const credentialMailLocales = ['en', 'ja', 'es', 'ko'] as const;
+export const zCredentialMailLocale = z.enum(credentialMailLocales);
+export type CredentialMailLocale = z.infer<typeof zCredentialMailLocale>;
+
 /** `POST credentials/notify/via-schema`: e-mail every credential of the schema that was never e-mailed. */
 export const zNotifyViaSchemaRequest = z.strictObject({
   schema_id: z.uuid(),
   message: z.string().trim().max(2000).optional(),
+  /**
+   * The e-mail's language (the sender's console language). Without it, the best match of the request's
+   * Accept-Language among these, else `en`.
+   */
+  locale: zCredentialMailLocale.optional(),
 });
 export type NotifyViaSchemaRequest = z.infer<typeof zNotifyViaSchemaRequest>;
 export const zNotifyViaSchemaResponse = z.object({ queued: z.number().int() });

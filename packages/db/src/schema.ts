@@ -461,6 +461,8 @@ export const credentialDeliveries = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     message: text('message'),
+    /** The e-mail's language (en, ja, es, ko): the console language of whoever sent it. */
+    locale: text('locale').notNull().default('en'),
     /** QUEUED | SENDING | SENT | FAILED */
     status: text('status').notNull().default('QUEUED'),
     attempts: integer('attempts').notNull().default(0),

@@ -13,7 +13,7 @@ export async function queueDeliveriesForSchema(
   db: Database,
   organizationId: string,
   schemaId: string,
-  message: string | null,
+  mail: { message: string | null; locale: string },
   afterCredentialId: string | null,
   limit: number,
 ) {
@@ -41,7 +41,7 @@ export async function queueDeliveriesForSchema(
   if (candidates.length === 0) return { queued: [] as string[], last: null };
   const rows = await db
     .insert(credentialDeliveries)
-    .values(candidates.map((c) => ({ credentialId: c.id, organizationId, message })))
+    .values(candidates.map((c) => ({ credentialId: c.id, organizationId, message: mail.message, locale: mail.locale })))
     .onConflictDoNothing({ target: credentialDeliveries.credentialId })
     .returning({ id: credentialDeliveries.id });
   return { queued: rows.map((r) => r.id), last: candidates[candidates.length - 1]!.id };

@@ -1,4 +1,4 @@
-import type { NotifyViaSchemaRequest } from '@cp/contracts';
+import type { CredentialMailLocale, NotifyViaSchemaRequest } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -6,7 +6,7 @@ import * as credentialSchemasService from '../credential-schemas/credential-sche
 import * as kybService from '../kyb/kyb.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import * as repository from './credential-deliveries.repository.ts';
-import { credentialMail } from './credential-mail.ts';
+import { credentialMail, toCredentialMailLocale } from './credential-mail.ts';
 import * as credentialsRepository from './credentials.repository.ts';
 import * as credentialsService from './credentials.service.ts';
 
@@ -21,8 +21,15 @@ export interface DeliveryDeps {
   enqueue: (deliveryId: string) => Promise<void>;
 }
 
-/** Queues one e-mail per credential of the schema that was never queued; answers how many were queued. */
-export async function notifyViaSchema(deps: DeliveryDeps, organizationId: string, input: NotifyViaSchemaRequest) {
+/**
+ * Queues one e-mail per credential of the schema that was never queued, in `locale` (the route resolves it
+ * from the request); answers how many were queued.
+ */
+export async function notifyViaSchema(
+  deps: DeliveryDeps,
+  organizationId: string,
+  input: NotifyViaSchemaRequest & { locale: CredentialMailLocale },
+) {
   await kybService.assertOrganizationVerified(deps.db, organizationId);
   // Another organization's schema is not found.
   await credentialSchemasService.getCredentialSchema(deps.db, { organizationId, id: input.schema_id });
@@ -36,7 +43,7 @@ export async function notifyViaSchema(deps: DeliveryDeps, organizationId: string
       deps.db,
       organizationId,
       input.schema_id,
-      input.message || null,
+      { message: input.message || null, locale: input.locale },
       after,
       QUEUE_PAGE,
     );
@@ -83,6 +90,7 @@ export async function deliver(deps: DeliverDeps, deliveryId: string) {
     const organization = await organizationsService.getPublicOrganization(deps.db, delivery.organizationId);
     const mail = await credentialMail({
       deliveryId: delivery.id,
+      locale: toCredentialMailLocale(delivery.locale),
       to: credential.recipientEmail,
       recipientFirstName: credential.recipientFirstName,
       recipientLastName: credential.recipientLastName,

@@ -19,6 +19,7 @@ import { deliveryDeps } from './credential-deliveries.worker.ts';
 import { presentCredentialImport } from './credential-imports.presenter.ts';
 import * as importsService from './credential-imports.service.ts';
 import { importDeps } from './credential-imports.worker.ts';
+import { credentialMailLocaleFromAcceptLanguage } from './credential-mail.ts';
 
 const zQuery = z.object({ t: z.string().max(32).optional() });
 
@@ -152,7 +153,9 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       },
       async (request) => {
         const { organizationId } = requireOrganization(request);
-        return deliveriesService.notifyViaSchema(deliveries, organizationId, request.body);
+        const locale =
+          request.body.locale ?? credentialMailLocaleFromAcceptLanguage(request.headers['accept-language']);
+        return deliveriesService.notifyViaSchema(deliveries, organizationId, { ...request.body, locale });
       },
     );
   };

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../i18n/index.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
 import { CreateCredentialPage } from './create-credential-page.tsx';
 import { organization, renderRoutes, schema } from './test-fixtures.tsx';
@@ -41,7 +42,10 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
+});
 
 const renderWizard = (entry = '/credentials/create', org = organization) =>
   renderRoutes(
@@ -182,8 +186,24 @@ describe('CreateCredentialPage', { timeout: 60_000 }, () => {
       recipient: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' },
     });
     const notified = calls.find((c) => c.url.pathname === '/api/credentials/notify/via-schema');
-    expect(notified?.body).toEqual({ schema_id: typed.id, message: 'Welcome aboard' });
+    expect(notified?.body).toEqual({ schema_id: typed.id, message: 'Welcome aboard', locale: 'en' });
     expect(notificationStore.get()?.title).toBe('Credentials sent to the recipients');
+  });
+
+  it('sends the e-mail in the console language of the sender', async () => {
+    await i18n.changeLanguage('ja');
+    const { user, router } = renderWizard(`/credentials/create?schema=${typed.id}&step=2`);
+    await user.type(await screen.findByTestId('credential-name'), 'ゴールド会員');
+    await user.click(screen.getByTestId('recipient-add'));
+    await fillRecipient(user, valid);
+    await user.click(screen.getByTestId('recipient-save'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByTestId('wizard-next'));
+    expect((await screen.findByTestId('email-preview')).textContent).toContain('証明書を受け取る');
+    await user.click(screen.getByTestId('wizard-send'));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/credentials/${organization.id}`));
+    const notified = calls.find((c) => c.url.pathname === '/api/credentials/notify/via-schema');
+    expect(notified?.body).toEqual({ schema_id: typed.id, locale: 'ja' });
   });
 
   it('an unverified organization sees the KYB banner and cannot send', async () => {

@@ -28,6 +28,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { toSupportedLanguage } from '../../../i18n/detect-language.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
@@ -139,7 +140,12 @@ export function CreateCredentialPage() {
         }
       }
       try {
-        await notifyViaSchema(organizationId, { schema_id: schema.id, message: message.trim() || undefined });
+        // The e-mail goes out in the sender's console language.
+        await notifyViaSchema(organizationId, {
+          schema_id: schema.id,
+          message: message.trim() || undefined,
+          locale: toSupportedLanguage(i18n.language) ?? 'en',
+        });
       } catch {
         notify({ severity: 'error', title: t('catalogue.notifyRecipients') });
         return;

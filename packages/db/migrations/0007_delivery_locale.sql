@@ -1,0 +1,1 @@
+ALTER TABLE "credential_deliveries" ADD COLUMN "locale" text DEFAULT 'en' NOT NULL;
