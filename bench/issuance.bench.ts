@@ -2,7 +2,7 @@
  * Issuance benchmark: offers created and credentials claimed per second through the real HTTP API and
  * OpenID4VCI endpoints, against the raw ES256 signing rate of this machine.
  *
- *   node_modules/.bin/tsx bench/issuance.bench.ts [--offers 2000] [--concurrency 16] [--profile]
+ *   node_modules/.bin/tsx bench/issuance.bench.ts [--offers 2000] [--concurrency 16] [--api-processes 1] [--profile]
  *
  * 1. Raw signing, in a child process of its own: ES256 signatures per second with the platform's signer
  *    (`signerFromPrivateJwk`, WebCrypto; one at a time and 64 in flight) and with node:crypto `sign`.
@@ -13,6 +13,7 @@
  *    - claims: what a wallet does per offer: fetch the offer by reference, token (pre-authorized code),
  *      nonce, sign the key proof, credential. The issuer and authorization-server metadata are fetched
  *      once (they are cacheable: max-age 60 / 300 s).
+ * --api-processes N runs N API processes on the same database, requests spread over them in turn.
  * --profile samples the API's CPU (V8 profiler, as --cpu-prof) during each phase and prints where it went.
  *
  * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
@@ -34,7 +35,7 @@ import {
   transactionCount,
 } from './support/bench.ts';
 
-const args = parseArgs({ offers: '2000', concurrency: '16', 'sign-seconds': '3' });
+const args = parseArgs({ 'api-processes': '1', offers: '2000', concurrency: '16', 'sign-seconds': '3' });
 const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
 interface SignRates {
@@ -101,9 +102,13 @@ print(
   `  signerFromPrivateJwk (WebCrypto): ${num(rates.webCryptoSerial)}/s one at a time, ${num(rates.webCrypto64)}/s with 64 in flight; node:crypto sign: ${num(rates.nodeCrypto)}/s`,
 );
 
-const server = await startApiServer({ profile: args.profile === 'true' });
+const server = await startApiServer({
+  profile: args.profile === 'true',
+  processes: Number(args['api-processes']),
+});
 const { info } = server;
-const http = httpClient(info.baseUrl, concurrency);
+const http = httpClient(server.origins, concurrency);
+if (server.origins.length > 1) print(`API processes: ${server.origins.length} (requests spread over them in turn)`);
 try {
   const holders: { signer: JwsSigner; publicJwk: JsonWebKey }[] = [];
   for (let i = 0; i < 32; i++) {

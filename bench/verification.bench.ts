@@ -2,7 +2,7 @@
  * Verification benchmark: presentations checked per second, and the p50/p95 latency of the OpenID4VP
  * response endpoint `POST /oid4vp/responses/:id` (direct_post.jwt), through the real HTTP API.
  *
- *   node_modules/.bin/tsx bench/verification.bench.ts [--presentations 2000] [--concurrency 1,16] [--holders 20] [--profile]
+ *   node_modules/.bin/tsx bench/verification.bench.ts [--presentations 2000] [--concurrency 1,16] [--holders 20] [--api-processes 1] [--profile]
  *
  * The API (createRuntime + buildApp) runs in a child process on a fresh PostgreSQL database, listening on
  * 127.0.0.1; this process is the wallet side and the load generator (undici, N requests in flight).
@@ -13,6 +13,7 @@
  * nonce and client id, encrypted ECDH-ES/A128GCM to the request's key). Timed: only firing the
  * responses, N in flight; with several levels (`--concurrency 1,16`) the presentations are split evenly
  * and each level fired in turn. Every answer must be 200 and every attempt VERIFIED (checked after).
+ * --api-processes N runs N API processes on the same database, requests spread over them in turn.
  * --profile samples the API's CPU during the timed phase (V8 profiler, as --cpu-prof).
  *
  * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
@@ -39,16 +40,20 @@ import {
   type RequestObject,
 } from './support/wallet.ts';
 
-const args = parseArgs({ presentations: '2000', concurrency: '1,16', holders: '20' });
+const args = parseArgs({ 'api-processes': '1', presentations: '2000', concurrency: '1,16', holders: '20' });
 const count = Number(args.presentations);
 const levels = args.concurrency!.split(',').map(Number);
 const concurrency = Math.max(...levels);
 const holderCount = Number(args.holders);
 
 print(machineLine());
-const server = await startApiServer({ profile: args.profile === 'true' });
+const server = await startApiServer({
+  profile: args.profile === 'true',
+  processes: Number(args['api-processes']),
+});
 const { info } = server;
-const http = httpClient(info.baseUrl, concurrency);
+const http = httpClient(server.origins, concurrency);
+if (server.origins.length > 1) print(`API processes: ${server.origins.length} (requests spread over them in turn)`);
 try {
   const claims = {
     full_name: 'Ada Lovelace',

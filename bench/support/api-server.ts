@@ -43,17 +43,21 @@ export interface ServerInfo {
   otherSchemaId: string;
   attributes: { id: string; name: string; type: string }[];
   headers: Record<string, string>;
+  /** The data directory (master key), shared with replica processes. */
+  dataDir: string;
 }
 
 if (process.send) {
   const port = Number(process.env.PORT);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cp-bench-api-'));
+  // A replica (`--api-processes` > 1) shares the first process's data directory (master key) and public URL.
+  const replica = Boolean(process.env.BENCH_REPLICA_DATA_DIR);
+  const dataDir = process.env.BENCH_REPLICA_DATA_DIR || mkdtempSync(path.join(tmpdir(), 'cp-bench-api-'));
   const config = loadConfig({
     NODE_ENV: 'development',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     HOST: '127.0.0.1',
     PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PUBLIC_URL: process.env.BENCH_REPLICA_PUBLIC_URL || `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     DATABASE_URL: process.env.DATABASE_URL,
     DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '10',
@@ -78,77 +82,90 @@ if (process.send) {
   const runtime = await createRuntime(config, logger, {});
   const app = await buildApp(runtime.ctx);
   await app.listen({ port, host: '127.0.0.1' });
+  if (replica) {
+    process.send({ type: 'ready', info: null });
+    process.on('disconnect', () => {
+      void Promise.allSettled([app.close(), runtime.close()]).then(() => process.exit(1));
+    });
+    process.on('message', async (message: { type?: string }) => {
+      if (message?.type !== 'stop') return;
+      await app.close();
+      await runtime.close();
+      process.exit(0);
+    });
+  } else {
+    const db = runtime.ctx.database.db;
+    const unique = Date.now().toString(36);
+    const user = await usersService.upsertUserFromIdentity(db, {
+      issuer: 'https://issuer.bench',
+      subject: `bench-${unique}`,
+      email: `bench-${unique}@example.com`,
+      username: `bench${unique}`,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
+    const tokens = await openSession(
+      { db, accessTokens: runtime.ctx.accessTokens, refreshTtlDays: config.tokens.refreshTtlDays },
+      user.id,
+    );
+    const organization = await organizationsService.createOrganization(db, user.id, {
+      name: 'Bench University',
+      description: '',
+    });
+    await db
+      .update(schema.organizations)
+      .set({ verificationStatus: 'APPROVED', verifiedAt: new Date() })
+      .where(eq(schema.organizations.id, organization.id));
+    const scope = { organizationId: organization.id, userId: user.id };
+    const record = await credentialSchemasService.createCredentialSchema(db, scope, {
+      name: 'Membership',
+      attributes: BENCH_ATTRIBUTES,
+    });
+    const other = await credentialSchemasService.createCredentialSchema(db, scope, {
+      name: 'Diploma',
+      attributes: BENCH_ATTRIBUTES,
+    });
+    // The organization's signing key and certificate (otherwise made by the first signature or the backfill job).
+    await keysService.getActiveSigner(runtime.ctx.keys, organization.id);
 
-  const db = runtime.ctx.database.db;
-  const unique = Date.now().toString(36);
-  const user = await usersService.upsertUserFromIdentity(db, {
-    issuer: 'https://issuer.bench',
-    subject: `bench-${unique}`,
-    email: `bench-${unique}@example.com`,
-    username: `bench${unique}`,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-  });
-  const tokens = await openSession(
-    { db, accessTokens: runtime.ctx.accessTokens, refreshTtlDays: config.tokens.refreshTtlDays },
-    user.id,
-  );
-  const organization = await organizationsService.createOrganization(db, user.id, {
-    name: 'Bench University',
-    description: '',
-  });
-  await db
-    .update(schema.organizations)
-    .set({ verificationStatus: 'APPROVED', verifiedAt: new Date() })
-    .where(eq(schema.organizations.id, organization.id));
-  const scope = { organizationId: organization.id, userId: user.id };
-  const record = await credentialSchemasService.createCredentialSchema(db, scope, {
-    name: 'Membership',
-    attributes: BENCH_ATTRIBUTES,
-  });
-  const other = await credentialSchemasService.createCredentialSchema(db, scope, {
-    name: 'Diploma',
-    attributes: BENCH_ATTRIBUTES,
-  });
-  // The organization's signing key and certificate (otherwise made by the first signature or the backfill job).
-  await keysService.getActiveSigner(runtime.ctx.keys, organization.id);
-
-  const info: ServerInfo = {
-    baseUrl: config.publicUrl,
-    organizationId: organization.id,
-    userId: user.id,
-    schemaId: record.schema.id,
-    otherSchemaId: other.schema.id,
-    attributes: record.attributes.map((a) => ({ id: a.id, name: a.name, type: a.type })),
-    headers: { authorization: `Bearer ${tokens.access_token}`, currentidentity: organization.id },
-  };
-  process.send({ type: 'ready', info });
-  const inspector = new Session();
-  inspector.connect();
-  // The parent went away without a 'stop' (killed, or its output pipe closed): do not linger.
-  process.on('disconnect', () => {
-    void Promise.allSettled([app.close(), runtime.close()]).then(() => process.exit(1));
-  });
-  process.on('message', async (message: { type?: string; file?: string }) => {
-    if (message?.type === 'profile-start') {
-      await inspector.post('Profiler.enable');
-      await inspector.post('Profiler.setSamplingInterval', { interval: 500 });
-      await inspector.post('Profiler.start');
-      process.send?.({ type: 'profile-started' });
-      return;
-    }
-    if (message?.type === 'profile-stop' && message.file) {
-      const { profile } = await inspector.post('Profiler.stop');
-      writeFileSync(message.file, JSON.stringify(profile));
-      process.send?.({ type: 'profile-written' });
-      return;
-    }
-    if (message?.type !== 'stop') return;
-    await app.close();
-    await runtime.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    process.send?.({ type: 'stopped' });
-    // A normal exit: --cpu-prof writes its profile here.
-    process.exit(0);
-  });
+    const info: ServerInfo = {
+      baseUrl: config.publicUrl,
+      organizationId: organization.id,
+      userId: user.id,
+      schemaId: record.schema.id,
+      otherSchemaId: other.schema.id,
+      attributes: record.attributes.map((a) => ({ id: a.id, name: a.name, type: a.type })),
+      headers: { authorization: `Bearer ${tokens.access_token}`, currentidentity: organization.id },
+      dataDir,
+    };
+    process.send({ type: 'ready', info });
+    const inspector = new Session();
+    inspector.connect();
+    // The parent went away without a 'stop' (killed, or its output pipe closed): do not linger.
+    process.on('disconnect', () => {
+      void Promise.allSettled([app.close(), runtime.close()]).then(() => process.exit(1));
+    });
+    process.on('message', async (message: { type?: string; file?: string }) => {
+      if (message?.type === 'profile-start') {
+        await inspector.post('Profiler.enable');
+        await inspector.post('Profiler.setSamplingInterval', { interval: 500 });
+        await inspector.post('Profiler.start');
+        process.send?.({ type: 'profile-started' });
+        return;
+      }
+      if (message?.type === 'profile-stop' && message.file) {
+        const { profile } = await inspector.post('Profiler.stop');
+        writeFileSync(message.file, JSON.stringify(profile));
+        process.send?.({ type: 'profile-written' });
+        return;
+      }
+      if (message?.type !== 'stop') return;
+      await app.close();
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      process.send?.({ type: 'stopped' });
+      // A normal exit: --cpu-prof writes its profile here.
+      process.exit(0);
+    });
+  }
 }

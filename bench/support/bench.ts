@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -79,6 +79,8 @@ export async function freePort(): Promise<number> {
 
 export interface ApiServer {
   info: ServerInfo;
+  /** Where the API processes listen (one per process; all share the database and `info.baseUrl`). */
+  origins: string[];
   databaseUrl: string;
   pid: number;
   /** Runs `phase` with the server's CPU profiler on (when profiling was asked for); answers the summary. */
@@ -87,25 +89,50 @@ export interface ApiServer {
   stop(): Promise<void>;
 }
 
-/** The real API (./api-server.ts) in a child process on a fresh database. `profile`: sample its CPU in phases. */
-export async function startApiServer(options: { profile?: boolean; env?: Record<string, string> } = {}) {
-  const database = await createDatabase();
-  const port = await freePort();
+function spawnApiProcess(env: Record<string, string>) {
   const child: ChildProcess = spawn(
     process.execPath,
     [...process.execArgv, path.join(import.meta.dirname, 'api-server.ts')],
-    {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, ...options.env, PORT: String(port), DATABASE_URL: database.url },
-    },
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } },
   );
-  const info = await new Promise<ServerInfo>((resolve, reject) => {
+  const ready = new Promise<ServerInfo>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the API server exited (${code}) before it was ready`)));
     child.on('message', (message: { type: string; info: ServerInfo }) => {
       if (message.type === 'ready') resolve(message.info);
     });
   });
+  return { child, ready };
+}
+
+/**
+ * The real API (./api-server.ts) in a child process on a fresh database. `profile`: sample its CPU in
+ * phases (the first process's). `processes` > 1: more API processes on the same database, data directory
+ * and public URL, each on its own port (as behind a load balancer; `httpClient` spreads requests over them).
+ */
+export async function startApiServer(
+  options: { profile?: boolean; env?: Record<string, string>; processes?: number } = {},
+) {
+  const database = await createDatabase();
+  const port = await freePort();
+  const { child, ready } = spawnApiProcess({ ...options.env, PORT: String(port), DATABASE_URL: database.url });
+  const info = await ready;
   child.removeAllListeners('exit');
+  const replicas: ChildProcess[] = [];
+  const origins = [`http://127.0.0.1:${port}`];
+  for (let i = 1; i < (options.processes ?? 1); i++) {
+    const replicaPort = await freePort();
+    const replica = spawnApiProcess({
+      ...options.env,
+      PORT: String(replicaPort),
+      DATABASE_URL: database.url,
+      BENCH_REPLICA_PUBLIC_URL: info.baseUrl,
+      BENCH_REPLICA_DATA_DIR: info.dataDir,
+    });
+    await replica.ready;
+    replica.child.removeAllListeners('exit');
+    replicas.push(replica.child);
+    origins.push(`http://127.0.0.1:${replicaPort}`);
+  }
   const ask = (message: object, answer: string) =>
     new Promise<void>((resolve) => {
       const listener = (m: { type: string }) => {
@@ -118,6 +145,7 @@ export async function startApiServer(options: { profile?: boolean; env?: Record<
     });
   const server: ApiServer = {
     info,
+    origins,
     databaseUrl: database.url,
     pid: child.pid!,
     async profile(name, phase) {
@@ -127,10 +155,18 @@ export async function startApiServer(options: { profile?: boolean; env?: Record<
       const result = await phase();
       await ask({ type: 'profile-stop', file: path.join(dir, `${name}.cpuprofile`) }, 'profile-written');
       const summary = summarizeProfile(dir);
+      // BENCH_PROFILE_DIR keeps the .cpuprofile (for Chrome DevTools or speedscope).
+      if (process.env.BENCH_PROFILE_DIR) cpSync(dir, process.env.BENCH_PROFILE_DIR, { recursive: true });
       rmSync(dir, { recursive: true, force: true });
       return { result, summary };
     },
     async stop() {
+      for (const replica of replicas) {
+        await new Promise<void>((resolve) => {
+          replica.once('exit', () => resolve());
+          replica.send({ type: 'stop' });
+        });
+      }
       await new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
         child.send({ type: 'stop' });
@@ -168,9 +204,15 @@ export interface HttpResponse {
   json<T = any>(): T;
 }
 
-/** An HTTP client for one origin with up to `connections` keep-alive connections (undici Pool). */
-export function httpClient(origin: string, connections: number) {
-  const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+/**
+ * An HTTP client with up to `connections` keep-alive connections (undici Pool) per origin. Several origins
+ * (API processes): requests go to each in turn, whatever the URL's own origin (a load balancer).
+ */
+export function httpClient(originOrOrigins: string | string[], connections: number) {
+  const origins = typeof originOrOrigins === 'string' ? [originOrOrigins] : originOrOrigins;
+  const origin = origins[0]!;
+  const pools = origins.map((o) => new Pool(o, { connections, pipelining: 1, keepAliveTimeout: 60_000 }));
+  let turn = 0;
   async function request(
     pathOrUrl: string,
     init: {
@@ -190,6 +232,7 @@ export function httpClient(origin: string, connections: number) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
+    const pool = pools[turn++ % pools.length]!;
     const response = await pool.request({
       path: `${url.pathname}${url.search}`,
       method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
@@ -204,7 +247,7 @@ export function httpClient(origin: string, connections: number) {
       json: () => JSON.parse(text),
     };
   }
-  return { request, close: () => pool.close() };
+  return { request, close: () => Promise.all(pools.map((p) => p.close())).then(() => undefined) };
 }
 
 /** Runs `task(i)` for i in [0, count) with `concurrency` in flight; answers each task's latency in ms. */
