@@ -35,7 +35,16 @@ export const zCredential = z.object({
   claims: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   recipient: z.object({ first_name: z.string(), last_name: z.string(), email: z.string() }),
   organization: z.object({ id: z.uuid(), name: z.string() }),
-  schema: z.object({ id: z.uuid().nullable(), name: z.string() }),
+  schema: z.object({
+    /** Null if the schema row no longer exists (the credential keeps a snapshot of its name and slug). */
+    id: z.uuid().nullable(),
+    /** As stored when issued: platform schemas are stored in English (the console shows them in the user's language). */
+    name: z.string(),
+    /** The credential schema's slug (as `CredentialSchema.slug`). Optional: absent from older answers. */
+    slug: z.string().optional(),
+    /** False for the platform's own schemas (as `CredentialSchema.deleteable`). Optional: absent from older answers. */
+    deleteable: z.boolean().optional(),
+  }),
   created_at: z.iso.datetime({ offset: true }),
   issued_at: z.iso.datetime({ offset: true }).nullable(),
   claimed_at: z.iso.datetime({ offset: true }).nullable(),

@@ -4,15 +4,16 @@ import type { i18n as I18n } from 'i18next';
 const PLATFORM_SLUGS = new Set(['kyc', 'educational-certificate', 'work-certificate']);
 
 /**
- * A credential schema or a reference to one (a verification's `schema`): slug and deleteable are optional there
- * because older API answers lack them, and such a schema is shown as written.
+ * A credential schema or a reference to one (a verification's or a credential's `schema`): slug and deleteable are
+ * optional there because older API answers lack them, and such a schema is shown as written.
  */
 type CredentialSchemaTextSource = Pick<CredentialSchema, 'name'> &
   Partial<Pick<CredentialSchema, 'description' | 'slug' | 'deleteable'>>;
 
 /**
- * Shared by the schema pages, the issuing wizard and the verifications. Platform schemas are stored in English; the
- * console shows their name and description in the user's language. An organization's own schemas are shown as written.
+ * Shared by the schema pages, the issuing wizard, the credentials list and the verifications. Platform schemas are
+ * stored in English; the console shows their name and description in the user's language. An organization's own
+ * schemas are shown as written.
  */
 export function credentialSchemaText(schema: CredentialSchemaTextSource, i18n: I18n) {
   const isPlatform = schema.deleteable === false && schema.slug !== undefined && PLATFORM_SLUGS.has(schema.slug);

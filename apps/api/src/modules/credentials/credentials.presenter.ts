@@ -1,4 +1,5 @@
 import type { Credential } from '@cp/contracts';
+import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
 import type { CredentialRow } from './credentials.repository.ts';
 import { effectiveStatus, type SchemaSnapshot } from './credentials.service.ts';
 
@@ -16,7 +17,16 @@ export function presentCredential(
     claims: row.claims,
     recipient: { first_name: row.recipientFirstName, last_name: row.recipientLastName, email: row.recipientEmail },
     organization: context.organization,
-    schema: { id: row.schemaId, name: snapshot.name },
+    schema: {
+      id: row.schemaId,
+      name: snapshot.name,
+      // From the snapshot, so a page of credentials needs no schema query and a removed schema keeps them.
+      // Platform slugs are fixed and an organization's slugs never take one (they end with id digits).
+      ...(typeof snapshot.slug === 'string' && {
+        slug: snapshot.slug,
+        deleteable: !isPlatformSchemaSlug(snapshot.slug),
+      }),
+    },
     created_at: row.createdAt.toISOString(),
     issued_at: iso(row.issuedAt),
     claimed_at: iso(row.claimedAt),

@@ -16,6 +16,10 @@ const typed = schema('22222222-2222-4222-8222-222222222222', 'Membership', {
   ],
 });
 const kyc = schema('33333333-3333-4333-8333-333333333333', 'KYC', { issue_disabled: true });
+const workCertificate = schema('44444444-4444-4444-8444-444444444444', 'Work Certificate', {
+  slug: 'work-certificate',
+  deleteable: false,
+});
 
 let calls: { method: string; url: URL; body: unknown }[];
 
@@ -31,6 +35,7 @@ beforeEach(() => {
       if (url.pathname === '/api/schemas')
         return Response.json({ results: [typed, kyc], total: 2, page: 1, limit: 10 });
       if (url.pathname === `/api/schemas/${typed.id}`) return Response.json(typed);
+      if (url.pathname === `/api/schemas/${workCertificate.id}`) return Response.json(workCertificate);
       if (url.pathname === '/api/credentials/with-recipient') {
         return Response.json(
           { id: `cccccccc-cccc-4ccc-8ccc-${String(calls.length).padStart(12, '0')}` },
@@ -204,6 +209,26 @@ describe('CreateCredentialPage', { timeout: 60_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/credentials/${organization.id}`));
     const notified = calls.find((c) => c.url.pathname === '/api/credentials/notify/via-schema');
     expect(notified?.body).toEqual({ schema_id: typed.id, locale: 'ja' });
+  });
+
+  it("names the credential after a platform schema in the user's language by default", async () => {
+    await i18n.changeLanguage('ja');
+    const { user, router } = renderWizard(`/credentials/create?schema=${workCertificate.id}&step=2`);
+    expect((await screen.findByTestId('credential-name')).getAttribute('placeholder')).toBe('在職証明書');
+    await user.click(screen.getByTestId('recipient-add'));
+    await fillRecipient(user, {
+      'recipient-email': valid['recipient-email'],
+      'recipient-first-name': valid['recipient-first-name'],
+      'recipient-last-name': valid['recipient-last-name'],
+    });
+    await user.click(screen.getByTestId('recipient-save'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByTestId('wizard-next'));
+    expect((await screen.findByTestId('email-preview')).textContent).toContain('在職証明書');
+    await user.click(screen.getByTestId('wizard-send'));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/credentials/${organization.id}`));
+    const created = calls.find((c) => c.url.pathname === '/api/credentials/with-recipient');
+    expect((created?.body as { credential: { name: string } }).credential.name).toBe('在職証明書');
   });
 
   it('an unverified organization sees the KYB banner and cannot send', async () => {

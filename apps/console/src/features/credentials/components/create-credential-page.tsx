@@ -79,7 +79,9 @@ export function CreateCredentialPage() {
   const [recipientProblem, setRecipientProblem] = useState<string | null>(null);
 
   const importedCount = imports.reduce((sum, item) => sum + item.succeeded_count, 0);
-  const credentialName = name.trim() || schema?.name || '';
+  // The schema's name as the user reads it (a platform schema's in their language) is the default name.
+  const schemaName = schema ? credentialSchemaText(schema, i18n).name : '';
+  const credentialName = name.trim() || schemaName;
 
   const go = (next: WizardStep, id: string | null = schemaId) => {
     const params: Record<string, string> = {};
@@ -265,7 +267,7 @@ export function CreateCredentialPage() {
             <TextField
               label={t('issuing.wizard.name')}
               value={name}
-              placeholder={schema.name}
+              placeholder={schemaName}
               onChange={(e) => setName(e.target.value)}
               onBlur={() => setNameTouched(true)}
               error={Boolean(nameError)}
@@ -481,7 +483,7 @@ export function CreateCredentialPage() {
           open={csvOpen}
           organizationId={organizationId}
           schemaId={schema.id}
-          schemaName={schema.name}
+          schemaName={schemaName}
           name={credentialName}
           description={description}
           onClose={(result) => {

@@ -9,6 +9,7 @@ import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useCredential } from '../api/get-credential.ts';
 import { CredentialStatusChip } from './credential-status-chip.tsx';
 import { formatDateTime } from './format.ts';
@@ -66,7 +67,7 @@ export function CredentialDetailDialog({
               {shown.recipient.first_name} {shown.recipient.last_name}
             </Row>
             <Row label={t('issuing.detail.email')}>{shown.recipient.email}</Row>
-            <Row label={t('issuing.detail.schema')}>{shown.schema.name}</Row>
+            <Row label={t('issuing.detail.schema')}>{credentialSchemaText(shown.schema, i18n).name}</Row>
             {shown.description && <Row label={t('issuing.detail.description')}>{shown.description}</Row>}
             <Divider sx={{ my: 1.5 }} />
             <Typography variant="subtitle2" sx={{ mb: 0.5 }}>

@@ -1,6 +1,7 @@
 import type { Credential } from '@cp/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../i18n/index.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
 import { CredentialsPage } from './credentials-page.tsx';
 import { credential, organization, renderRoutes, schema } from './test-fixtures.tsx';
@@ -13,14 +14,21 @@ const second = credential('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', {
   emailed_at: '2026-03-01T10:05:00Z',
 });
 const membership = schema('22222222-2222-4222-8222-222222222222', 'Membership');
+/** The platform's Work Certificate schema, stored in English. */
+const workCertificate = schema('77777777-7777-4777-8777-777777777777', 'Work Certificate', {
+  slug: 'work-certificate',
+  deleteable: false,
+});
 
 let calls: { method: string; url: URL; body: unknown }[];
 let listed: Credential[];
+let schemaList = [membership];
 let revokeStatus: number;
 
 beforeEach(() => {
   calls = [];
   listed = [first, second];
+  schemaList = [membership];
   revokeStatus = 200;
   vi.stubGlobal(
     'fetch',
@@ -33,7 +41,7 @@ beforeEach(() => {
         return Response.json({ results: listed, total: 25, page: Number(url.searchParams.get('page')), limit: 10 });
       }
       if (url.pathname === '/api/schemas')
-        return Response.json({ results: [membership], total: 1, page: 1, limit: 100 });
+        return Response.json({ results: schemaList, total: schemaList.length, page: 1, limit: 100 });
       if (url.pathname === '/api/credentials/revoke') {
         if (revokeStatus !== 200) return Response.json({ status: revokeStatus, code: 'X' }, { status: revokeStatus });
         return Response.json({ revoked: body.credentials.length });
@@ -119,6 +127,50 @@ describe('CredentialsPage', { timeout: 30_000 }, () => {
     expect(within(detail).getByTestId('credential-claim-member_id').textContent).toBe('M-1');
     expect(within(detail).getByTestId('credential-event-claimed')).toBeTruthy();
     expect(within(detail).getByTestId('credential-delivery').textContent).toBe('E-mail sent');
+  });
+
+  it("shows a platform schema's name in the user's language, an organization's own as written (ja)", async () => {
+    const platform = credential('cccccccc-cccc-4ccc-8ccc-cccccccccccc', {
+      name: '在職証明（エイダ）',
+      schema: { id: workCertificate.id, name: 'Work Certificate', slug: 'work-certificate', deleteable: false },
+    });
+    const own = credential('dddddddd-dddd-4ddd-8ddd-dddddddddddd', {
+      schema: { id: membership.id, name: 'Membership', slug: membership.slug, deleteable: true },
+    });
+    // An answer from an API without the slug and the flag: shown as written.
+    const older = credential('eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee', {
+      schema: { id: workCertificate.id, name: 'Work Certificate' },
+    });
+    listed = [platform, own, older];
+    schemaList = [workCertificate, membership];
+    await i18n.changeLanguage('ja');
+    try {
+      const { user } = renderPage(`/credentials/${organization.id}?schema=${workCertificate.id}`);
+      const table = await screen.findByTestId('credentials-table');
+      const platformRow = within(table).getByTestId(`credential-row-${platform.id}`);
+      expect(platformRow.textContent).toContain('在職証明書');
+      expect(platformRow.textContent).not.toContain('Work Certificate');
+      expect(within(table).getByTestId(`credential-row-${own.id}`).textContent).toContain('Membership');
+      expect(within(table).getByTestId(`credential-row-${older.id}`).textContent).toContain('Work Certificate');
+
+      // The schema filter: the chosen platform schema and the options.
+      const filter = screen.getByRole('combobox', { name: 'スキーマ' });
+      await waitFor(() => expect(filter.textContent).toBe('在職証明書'));
+      await user.click(filter);
+      const listbox = await screen.findByRole('listbox');
+      expect(within(listbox).getByRole('option', { name: '在職証明書' })).toBeTruthy();
+      expect(within(listbox).getByRole('option', { name: 'Membership' })).toBeTruthy();
+      expect(within(listbox).queryByRole('option', { name: 'Work Certificate' })).toBeNull();
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
+
+      await user.click(within(platformRow).getByText('在職証明書'));
+      const detail = await screen.findByTestId('credential-detail');
+      expect(detail.textContent).toContain('在職証明書');
+      expect(detail.textContent).not.toContain('Work Certificate');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('shows the catalogue message when the list fails', async () => {

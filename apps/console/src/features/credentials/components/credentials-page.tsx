@@ -23,6 +23,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { CREDENTIAL_STATUSES } from '../../../lib/credential-statuses.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
@@ -164,7 +165,7 @@ export function CredentialsPage() {
         <MenuItem value="">{t('issuing.list.allSchemas')}</MenuItem>
         {(schemas.data?.results ?? []).map((schema) => (
           <MenuItem key={schema.id} value={schema.id}>
-            {schema.name}
+            {credentialSchemaText(schema, i18n).name}
           </MenuItem>
         ))}
       </TextField>
@@ -294,7 +295,7 @@ export function CredentialsPage() {
                       </Typography>
                     </TableCell>
                     <TableCell>
-                      <Typography variant="body2">{row.schema.name}</Typography>
+                      <Typography variant="body2">{credentialSchemaText(row.schema, i18n).name}</Typography>
                       <Typography variant="caption" sx={{ color: 'text.secondary' }}>
                         {row.name}
                       </Typography>
