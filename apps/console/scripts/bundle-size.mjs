@@ -6,7 +6,8 @@
  *
  * Counted for each first screen, every file once:
  * - what index.html loads: module scripts, modulepreload links and stylesheets;
- * - the messages of the language shown (one chunk per language, fetched before the first render);
+ * - the messages of the language shown (fetched before the first render): the shared and public ones for every screen,
+ *   and the signed-in pages' (`<lang>-workspace`, fetched with the app shell) for the signed-in one;
  * - the lazy code of the first route and of its lazy layout: the signed-out visitor lands on /intro, the
  *   signed-in one on /credentials/{orgId} (inside the app shell). The router fetches these before the first paint.
  * Each chunk brings the chunks it imports statically and its CSS (read from the Vite manifest, dist/.vite).
@@ -31,11 +32,13 @@ if (!existsSync(path.join(dist, 'index.html')) || !existsSync(manifestFile)) {
 /** Source module of each first-screen part (keys of the Vite manifest). */
 const LANGUAGES = ['en', 'ja', 'es', 'ko'];
 const localeModule = (language) => `src/i18n/bundles/${language}.ts`;
+const workspaceLocaleModule = (language) => `src/i18n/bundles/${language}-workspace.ts`;
 const SCREENS = [
-  { name: 'signed out: /intro', modules: ['src/features/auth/components/intro-page.tsx'] },
+  { name: 'signed out: /intro', modules: ['src/features/auth/components/intro-page.tsx'], locales: [localeModule] },
   {
     name: 'signed in: /credentials/{orgId}',
     modules: ['src/app/shell/app-shell.tsx', 'src/features/credentials/components/credentials-page.tsx'],
+    locales: [localeModule, workspaceLocaleModule],
   },
 ];
 
@@ -78,18 +81,19 @@ for (const [key, entry] of Object.entries(manifest)) if (htmlFiles.has(entry.fil
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const total = (files) => [...files].reduce((sum, file) => sum + size(file).gzip, 0);
-/** What a language's messages add to what index.html loads. */
-const localeFiles = (language) => [...filesOf(localeModule(language))].filter((file) => !htmlFiles.has(file));
+/** What a language's messages (all of them: shared, public and signed-in pages') add to what index.html loads. */
+const localeFiles = (language, locales = [localeModule, workspaceLocaleModule]) =>
+  [...new Set(locales.flatMap((locale) => [...filesOf(locale(language))]))].filter((file) => !htmlFiles.has(file));
 
-function screen(name, modules, language) {
+function screen(name, modules, locales, language) {
   const files = new Set(htmlFiles);
-  for (const module of [localeModule(language), ...modules]) filesOf(module, files);
+  for (const module of [...locales.map((locale) => locale(language)), ...modules]) filesOf(module, files);
   return { name, language, files, gzip: total(files) };
 }
 
 const heaviest = LANGUAGES.reduce((a, b) => (total(localeFiles(b)) > total(localeFiles(a)) ? b : a));
-const screens = SCREENS.flatMap(({ name, modules }) =>
-  [...new Set(['en', heaviest])].map((language) => screen(name, modules, language)),
+const screens = SCREENS.flatMap(({ name, modules, locales }) =>
+  [...new Set(['en', heaviest])].map((language) => screen(name, modules, locales, language)),
 );
 
 if (args.includes('--json')) {
@@ -109,8 +113,12 @@ for (const file of [...htmlFiles].sort((a, b) => size(b).gzip - size(a).gzip)) {
 }
 print(`  ${kb(total(htmlFiles)).padStart(9)}  total\n`);
 
-print('messages (one language per first screen):');
-for (const language of LANGUAGES) print(`  ${kb(total(localeFiles(language))).padStart(9)}  ${language}`);
+print("messages (one language per first screen: shared and public + signed-in pages'):");
+for (const language of LANGUAGES) {
+  const base = total(localeFiles(language, [localeModule]));
+  const workspace = total(localeFiles(language, [workspaceLocaleModule]));
+  print(`  ${kb(base + workspace).padStart(9)}  ${language} (${kb(base)} + ${kb(workspace)})`);
+}
 print();
 
 for (const s of screens) {

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { messages as en } from './bundles/en.ts';
-import { messages as es } from './bundles/es.ts';
-import { messages as ja } from './bundles/ja.ts';
-import { messages as ko } from './bundles/ko.ts';
+import { messages as enBase } from './bundles/en.ts';
+import { messages as enWorkspace } from './bundles/en-workspace.ts';
+import { messages as esBase } from './bundles/es.ts';
+import { messages as esWorkspace } from './bundles/es-workspace.ts';
+import { messages as jaBase } from './bundles/ja.ts';
+import { messages as jaWorkspace } from './bundles/ja-workspace.ts';
+import { messages as koBase } from './bundles/ko.ts';
+import { messages as koWorkspace } from './bundles/ko-workspace.ts';
+import { mergeMessages } from './messages.ts';
+
+// A language's messages come in two chunks (shared + public, signed-in pages); together they are the whole language.
+const en = mergeMessages(enBase, { workspace: enWorkspace });
+const es = mergeMessages(esBase, { workspace: esWorkspace });
+const ja = mergeMessages(jaBase, { workspace: jaWorkspace });
+const ko = mergeMessages(koBase, { workspace: koWorkspace });
 
 type Tree = { [key: string]: string | Tree };
 

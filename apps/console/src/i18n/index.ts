@@ -8,7 +8,7 @@ import {
   type SupportedLanguage,
   toSupportedLanguage,
 } from './detect-language.ts';
-import { loadMessages } from './messages.ts';
+import { loadMessages, type MessagePart } from './messages.ts';
 
 function readStored(): string | null {
   try {
@@ -44,10 +44,35 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
-/** Downloads a language's messages once and adds them to `i18n`. */
+const loadedParts = new Set<string>();
+/** Set once a signed-in screen is about to show: from then on every language comes with the workspace's messages. */
+let withWorkspace = false;
+
+async function loadPart(language: SupportedLanguage, part: MessagePart): Promise<void> {
+  const key = `${part}:${language}`;
+  if (loadedParts.has(key)) return;
+  i18n.addResourceBundle(language, 'translation', await loadMessages(language, part), true, true);
+  loadedParts.add(key);
+}
+
+/** Downloads a language's messages once (with the signed-in pages' once those are wanted) and adds them to `i18n`. */
 export async function loadLanguage(language: SupportedLanguage): Promise<void> {
-  if (i18n.hasResourceBundle(language, 'translation')) return;
-  i18n.addResourceBundle(language, 'translation', await loadMessages(language), true, true);
+  await Promise.all([loadPart(language, 'base'), withWorkspace ? loadPart(language, 'workspace') : undefined]);
+}
+
+/**
+ * Downloads the signed-in pages' messages in the language shown (and, from now on, in any language switched to).
+ * The app shell's route and the no-organization page load it with their code, so they never render raw keys.
+ */
+export async function loadWorkspaceMessages(): Promise<void> {
+  withWorkspace = true;
+  const language = toSupportedLanguage(i18n.language) ?? DEFAULT_LANGUAGE;
+  try {
+    await loadPart(language, 'workspace');
+  } catch {
+    // As for the first language: English is better than raw keys, and the page still renders.
+    if (language !== DEFAULT_LANGUAGE) await loadPart(DEFAULT_LANGUAGE, 'workspace').catch(() => undefined);
+  }
 }
 
 async function loadInitialLanguage(): Promise<void> {

@@ -53,4 +53,23 @@ describe('language loading', () => {
     expect(window.localStorage.getItem(LANG_STORAGE_KEY)).toBeNull();
     expect(['ja', 'es', 'ko'].filter((language) => i18n.hasResourceBundle(language, 'translation'))).toEqual([]);
   });
+
+  it("leaves the signed-in pages' messages out until they are wanted, then keeps them with every language", async () => {
+    const { i18n, i18nReady, changeLanguage, loadWorkspaceMessages } = await startI18n();
+    await i18nReady;
+    // The public pages' messages are in; the credentials feature's (a signed-in page) are not.
+    expect(i18n.exists('intro.signIn')).toBe(true);
+    expect(Object.keys(i18n.getResourceBundle('en', 'translation'))).toContain('connect');
+    expect(Object.keys(i18n.getResourceBundle('en', 'translation'))).not.toContain('issuing');
+
+    await loadWorkspaceMessages();
+    expect(Object.keys(i18n.getResourceBundle('en', 'translation'))).toEqual(
+      expect.arrayContaining(['issuing', 'kyb']),
+    );
+
+    await changeLanguage('ja');
+    expect(Object.keys(i18n.getResourceBundle('ja', 'translation'))).toEqual(
+      expect.arrayContaining(['app', 'connect', 'issuing', 'verifications']),
+    );
+  });
 });

@@ -4,19 +4,31 @@ export type MessageTree = { [key: string]: string | MessageTree };
 
 /**
  * Each language is one tree: the shared messages plus each feature's own `features/<feature>/locales/<lang>.json`,
- * under the feature's own top-level key. Every language is its own chunk (`bundles/<lang>.ts`), so the first
- * screen downloads only the language it shows.
+ * under the feature's own top-level key. It comes in two chunks per language, so the first screen downloads only the
+ * language it shows, and a signed-out visitor only what the public pages need (issue 8):
+ * - `bundles/<lang>.ts`: the shared messages and the public holder pages' (`connect`);
+ * - `bundles/<lang>-workspace.ts`: every other feature's, for the signed-in pages (loaded with the app shell).
  */
-const bundles: Record<SupportedLanguage, () => Promise<{ messages: MessageTree }>> = {
-  en: () => import('./bundles/en.ts'),
-  ja: () => import('./bundles/ja.ts'),
-  es: () => import('./bundles/es.ts'),
-  ko: () => import('./bundles/ko.ts'),
+export type MessagePart = 'base' | 'workspace';
+
+const bundles: Record<MessagePart, Record<SupportedLanguage, () => Promise<{ messages: MessageTree }>>> = {
+  base: {
+    en: () => import('./bundles/en.ts'),
+    ja: () => import('./bundles/ja.ts'),
+    es: () => import('./bundles/es.ts'),
+    ko: () => import('./bundles/ko.ts'),
+  },
+  workspace: {
+    en: () => import('./bundles/en-workspace.ts'),
+    ja: () => import('./bundles/ja-workspace.ts'),
+    es: () => import('./bundles/es-workspace.ts'),
+    ko: () => import('./bundles/ko-workspace.ts'),
+  },
 };
 
-/** Downloads the messages of one language. */
-export async function loadMessages(language: SupportedLanguage): Promise<MessageTree> {
-  return (await bundles[language]()).messages;
+/** Downloads one part of a language's messages. */
+export async function loadMessages(language: SupportedLanguage, part: MessagePart = 'base'): Promise<MessageTree> {
+  return (await bundles[part][language]()).messages;
 }
 
 function merge(target: MessageTree, source: MessageTree): MessageTree {

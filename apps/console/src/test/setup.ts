@@ -1,12 +1,14 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { i18nReady, loadLanguage, SUPPORTED_LANGUAGES } from '../i18n/index.ts';
+import { i18nReady, loadLanguage, loadWorkspaceMessages, SUPPORTED_LANGUAGES } from '../i18n/index.ts';
 
 // Pages render lazily and the machine is shared: findBy/waitFor get 5 s instead of 1 s.
 configure({ asyncUtilTimeout: 5000 });
 
-// The app downloads one language at a time; tests switch languages freely, so every language is loaded up front.
+// The app downloads one language at a time (the signed-in pages' messages with the shell); tests render any page and
+// switch languages freely, so every message of every language is loaded up front.
 await i18nReady;
+await loadWorkspaceMessages();
 await Promise.all(SUPPORTED_LANGUAGES.map(loadLanguage));
 
 afterEach(() => {

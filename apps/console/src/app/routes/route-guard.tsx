@@ -1,10 +1,14 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { loadWorkspaceMessages } from '../../i18n/index.ts';
 import { useIdentity } from '../../lib/identity-context.ts';
 import { decideGuard } from './guard.ts';
 
+// Signed in: the page (the create-organization form) needs the signed-in pages' messages, as the shell does.
 const NoOrganizationPage = lazy(() =>
-  import('./no-organization-page.tsx').then((m) => ({ default: m.NoOrganizationPage })),
+  Promise.all([import('./no-organization-page.tsx'), loadWorkspaceMessages()]).then(([m]) => ({
+    default: m.NoOrganizationPage,
+  })),
 );
 
 export function RouteGuard() {

@@ -1,8 +1,11 @@
 import base from '../locales/en.json';
 import { type MessageTree, mergeMessages } from '../messages.ts';
 
-/** Every en message (its own chunk: loaded only when en is shown). */
+/**
+ * The en messages every screen needs (its own chunk: loaded only when en is shown): the shared ones and the public
+ * holder pages'. The signed-in pages' are in `en-workspace.ts`.
+ */
 export const messages: MessageTree = mergeMessages(
   base as MessageTree,
-  import.meta.glob<MessageTree>('../../features/*/locales/en.json', { eager: true, import: 'default' }),
+  import.meta.glob<MessageTree>('../../features/connect/locales/en.json', { eager: true, import: 'default' }),
 );
