@@ -4,9 +4,13 @@
 export { pickDisplay } from '../core/display.ts';
 export { WalletError } from '../core/errors.ts';
 export {
+  answersRequest,
+  chosenCandidates,
   declinePresentation,
+  defaultChoice,
   findCandidates,
   isUsable,
+  planPresentation,
   resolvePresentationRequest,
   submitPresentation,
 } from '../core/present.ts';

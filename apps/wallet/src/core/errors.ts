@@ -26,6 +26,8 @@ export type WalletErrorCode =
   | 'REQUEST_SIGNATURE_INVALID'
   /** The presentation request has expired or was already answered. */
   | 'REQUEST_EXPIRED'
+  /** The credentials chosen do not answer the request (a required credential is missing). */
+  | 'NO_MATCHING_CREDENTIAL'
   /** The verifier refused the answer. */
   | 'VERIFIER_ERROR'
   /** The backup file is not a wallet backup. */

@@ -11,10 +11,14 @@ import {
 import { compactDecrypt, exportJWK, generateKeyPair } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  answersRequest,
+  chosenCandidates,
   declinePresentation,
+  defaultChoice,
   findCandidates,
   isUsable,
   parsePresentationLink,
+  planPresentation,
   resolvePresentationRequest,
   submitPresentation,
 } from './present.ts';
@@ -273,14 +277,16 @@ async function freshVault() {
 async function heldCredential(
   vault: WalletVault,
   overrides: Partial<StoredCredential> = {},
+  issued: { vct?: string; claims?: Record<string, string | number> } = {},
 ): Promise<StoredCredential> {
   const issuer = await generateEs256KeyPair();
-  const claims = { full_name: 'Ada Lovelace', age: 36, email: 'ada@example.com' };
+  const claims = issued.claims ?? { full_name: 'Ada Lovelace', age: 36, email: 'ada@example.com' };
+  const vct = issued.vct ?? VCT;
   const raw = await issueSdJwtVc({
     signer: await signerFromPrivateJwk(issuer.privateJwk),
     header: {},
     issuer: 'https://issuer.example',
-    vct: VCT,
+    vct,
     holderJwk: vault.holder().publicJwk,
     claims,
   });
@@ -288,7 +294,7 @@ async function heldCredential(
     id: `c-${++counter}`,
     format: 'dc+sd-jwt',
     raw,
-    vct: VCT,
+    vct,
     issuer: { id: 'https://issuer.example', name: { en: 'Analytical Society' } },
     display: { name: { en: 'Membership' } },
     claimDisplay: [],
@@ -419,5 +425,216 @@ describe('submitPresentation and declinePresentation', () => {
     expect(body.has('vp_token')).toBe(false);
     const outcomes = (await vault.listPresentations()).map((p) => p.outcome).sort();
     expect(outcomes).toEqual(['DECLINED', 'ERROR']);
+  });
+});
+
+// ---- Several credentials in one request (OpenID4VP 1.0 §6.4.2) -----------------------------------------
+
+const DIPLOMA = 'https://issuer.example/vct/diploma';
+const PASSPORT = 'https://issuer.example/vct/passport';
+const membershipQuery = {
+  id: 'membership',
+  format: 'dc+sd-jwt',
+  meta: { vct_values: [VCT] },
+  claims: [{ path: ['age'] }],
+};
+const diplomaQuery = {
+  id: 'diploma',
+  format: 'dc+sd-jwt',
+  meta: { vct_values: [DIPLOMA] },
+  claims: [{ path: ['degree'] }, { path: ['year'] }],
+};
+const passportQuery = {
+  id: 'passport',
+  format: 'dc+sd-jwt',
+  meta: { vct_values: [PASSPORT] },
+  claims: [{ path: ['number'] }],
+};
+
+const requestFor = (query: Record<string, unknown>) => ({
+  clientId: x509HashId,
+  clientIdScheme: 'x509_hash' as const,
+  verifier: { name: 'Bookshop' },
+  dcql: query as never,
+  nonce: 'n-multi',
+  state: 'state-multi',
+  responseUri: RESPONSE_URI,
+  responseMode: 'direct_post' as const,
+});
+
+async function heldDiploma(vault: WalletVault) {
+  return heldCredential(
+    vault,
+    { display: { name: { en: 'Diploma' } } },
+    { vct: DIPLOMA, claims: { degree: 'Mathematics', year: 1835, grade: 'A' } },
+  );
+}
+
+describe('planPresentation and several credentials in one answer', () => {
+  it('two credential queries: both required, both answered in one vp_token with one key binding, two history records', async () => {
+    const vault = await freshVault();
+    const membership = await heldCredential(vault);
+    const diploma = await heldDiploma(vault);
+    const request = requestFor({ credentials: [membershipQuery, diplomaQuery] });
+    const plan = planPresentation(request, [diploma, membership]);
+    expect(plan).toMatchObject({
+      canShare: true,
+      missing: [],
+      sets: [{ required: true, options: [{ queryIds: ['membership', 'diploma'], isSatisfiable: true }] }],
+    });
+    expect(plan.credentials.map((c) => [c.queryId, c.candidates.map((x) => x.credential.id), c.claimNames])).toEqual([
+      ['membership', [membership.id], ['age']],
+      ['diploma', [diploma.id], ['degree', 'year']],
+    ]);
+    const selection = chosenCandidates(plan, defaultChoice(plan));
+    expect(selection.map((c) => [c.queryId, c.disclose])).toEqual([
+      ['membership', ['age']],
+      ['diploma', ['degree', 'year']],
+    ]);
+
+    const { calls } = stubFetch({ [`POST ${RESPONSE_URI}`]: () => json({}) });
+    expect(await submitPresentation(request, selection, vault)).toEqual({});
+    expect(calls).toHaveLength(1);
+    const form = new URLSearchParams(calls[0]!.body);
+    expect(form.get('state')).toBe('state-multi');
+    const vpToken = JSON.parse(form.get('vp_token')!);
+    // §8.1: an object keyed by credential query id, each value an array of presentations.
+    expect(Object.keys(vpToken)).toEqual(['membership', 'diploma']);
+    expect(vpToken.membership).toHaveLength(1);
+    expect(vpToken.diploma).toHaveLength(1);
+    const presented = await Promise.all([decodeSdJwtVc(vpToken.membership[0]), decodeSdJwtVc(vpToken.diploma[0])]);
+    expect(presented.map((p) => p.disclosed.sort())).toEqual([['age'], ['degree', 'year']]);
+    expect(presented[1]!.claims).not.toHaveProperty('grade');
+    for (const p of presented) {
+      expect(p.keyBinding?.payload).toMatchObject({ aud: x509HashId, nonce: 'n-multi' });
+    }
+    const history = await vault.listPresentations();
+    expect(history.map((h) => [h.outcome, h.credentialId, h.sharedClaims]).sort()).toEqual(
+      [
+        ['SENT', diploma.id, ['degree', 'year']],
+        ['SENT', membership.id, ['age']],
+      ].sort(),
+    );
+  });
+
+  it('a required query nothing matches: the plan cannot share, names it, and submitPresentation refuses to send part of it', async () => {
+    const vault = await freshVault();
+    const membership = await heldCredential(vault);
+    const request = requestFor({ credentials: [membershipQuery, diplomaQuery] });
+    const plan = planPresentation(request, [membership]);
+    expect(plan.canShare).toBe(false);
+    expect(plan.missing).toEqual(['diploma']);
+    expect(plan.credentials.find((c) => c.queryId === 'diploma')).toMatchObject({
+      candidates: [],
+      vctValues: [DIPLOMA],
+      claimNames: ['degree', 'year'],
+    });
+    const partial = chosenCandidates(plan, defaultChoice(plan));
+    expect(partial.map((c) => c.queryId)).toEqual(['membership']);
+    const { calls } = stubFetch({ [`POST ${RESPONSE_URI}`]: () => json({}) });
+    await expect(submitPresentation(request, partial, vault)).rejects.toMatchObject({ code: 'NO_MATCHING_CREDENTIAL' });
+    await expect(submitPresentation(request, partial[0]!, vault)).rejects.toMatchObject({
+      code: 'NO_MATCHING_CREDENTIAL',
+    });
+    expect(calls).toHaveLength(0);
+    expect(await vault.listPresentations()).toEqual([]);
+  });
+
+  it('credential_sets with two alternatives: the one held is chosen, and answering both is refused', async () => {
+    const vault = await freshVault();
+    const membership = await heldCredential(vault);
+    const request = requestFor({
+      credentials: [passportQuery, membershipQuery, diplomaQuery],
+      // The diploma query is named by no option: it is not asked for (§6.4.2).
+      credential_sets: [{ options: [['passport'], ['membership']] }],
+    });
+    const plan = planPresentation(request, [membership]);
+    expect(plan.canShare).toBe(true);
+    expect(plan.credentials.map((c) => c.queryId)).toEqual(['passport', 'membership']);
+    expect(plan.sets).toEqual([
+      {
+        required: true,
+        options: [
+          { queryIds: ['passport'], isSatisfiable: false },
+          { queryIds: ['membership'], isSatisfiable: true },
+        ],
+      },
+    ]);
+    const choice = defaultChoice(plan);
+    expect(choice.options).toEqual([1]);
+    expect(chosenCandidates(plan, choice).map((c) => c.credential.id)).toEqual([membership.id]);
+    expect(answersRequest(request.dcql, ['membership'])).toBe(true);
+    expect(answersRequest(request.dcql, ['passport'])).toBe(true);
+    expect(answersRequest(request.dcql, ['passport', 'membership'])).toBe(false);
+    expect(answersRequest(request.dcql, ['diploma'])).toBe(false);
+    expect(answersRequest(request.dcql, [])).toBe(false);
+
+    const { calls } = stubFetch({ [`POST ${RESPONSE_URI}`]: () => json({}) });
+    await submitPresentation(request, chosenCandidates(plan, choice), vault);
+    expect(Object.keys(JSON.parse(new URLSearchParams(calls[0]!.body).get('vp_token')!))).toEqual(['membership']);
+
+    // Neither alternative held: nothing can be shared, and both are named.
+    const none = planPresentation(request, []);
+    expect(none).toMatchObject({ canShare: false, missing: ['passport', 'membership'] });
+  });
+
+  it('an optional set: left out unless the holder opts in; sharing works either way', async () => {
+    const vault = await freshVault();
+    const membership = await heldCredential(vault);
+    const diploma = await heldDiploma(vault);
+    const request = requestFor({
+      credentials: [membershipQuery, diplomaQuery],
+      credential_sets: [{ options: [['membership']] }, { required: false, options: [['diploma']] }],
+    });
+    const plan = planPresentation(request, [membership, diploma]);
+    expect(plan.sets.map((set) => set.required)).toEqual([true, false]);
+    const choice = defaultChoice(plan);
+    expect(choice.options).toEqual([0, null]);
+    expect(chosenCandidates(plan, choice).map((c) => c.queryId)).toEqual(['membership']);
+    const withDiploma = { ...choice, options: [0, 0] };
+    expect(chosenCandidates(plan, withDiploma).map((c) => c.queryId)).toEqual(['membership', 'diploma']);
+    expect(answersRequest(request.dcql, ['membership'])).toBe(true);
+    expect(answersRequest(request.dcql, ['membership', 'diploma'])).toBe(true);
+    // The optional part alone does not answer the required one.
+    expect(answersRequest(request.dcql, ['diploma'])).toBe(false);
+
+    const { calls } = stubFetch({ [`POST ${RESPONSE_URI}`]: () => json({}) });
+    await submitPresentation(request, chosenCandidates(plan, withDiploma), vault);
+    expect(Object.keys(JSON.parse(new URLSearchParams(calls[0]!.body).get('vp_token')!))).toEqual([
+      'membership',
+      'diploma',
+    ]);
+    // Without the optional credential held, the request can still be answered.
+    expect(planPresentation(request, [membership])).toMatchObject({ canShare: true, missing: [] });
+  });
+
+  it('the chooser: the holder’s credential for a query, usable ones offered first', async () => {
+    const vault = await freshVault();
+    const revoked = await heldCredential(vault, { lastStatus: 'REVOKED' });
+    const good = await heldCredential(vault);
+    const other = await heldCredential(vault);
+    const request = requestFor({ credentials: [membershipQuery] });
+    const plan = planPresentation(request, [revoked, good, other]);
+    expect(plan.credentials[0]!.candidates.map((c) => c.credential.id)).toEqual([good.id, other.id, revoked.id]);
+    expect(chosenCandidates(plan, defaultChoice(plan))[0]!.credential.id).toBe(good.id);
+    const picked = chosenCandidates(plan, { options: [0], credentials: { membership: other.id } });
+    expect(picked.map((c) => c.credential.id)).toEqual([other.id]);
+    // The single-query path is unchanged: the same candidates, flattened.
+    expect(findCandidates(request, [revoked, good, other])).toEqual(plan.credentials[0]!.candidates);
+  });
+
+  it('refuses credential_sets that name unknown queries, and duplicate query ids', async () => {
+    for (const dcqlQuery of [
+      { credentials: [membershipQuery], credential_sets: [{ options: [['membership', 'ghost']] }] },
+      { credentials: [membershipQuery], credential_sets: [{ options: [] }] },
+      { credentials: [membershipQuery], credential_sets: [{ options: [['membership']], required: 'yes' }] },
+      { credentials: [membershipQuery, membershipQuery] },
+      { credentials: [{ ...membershipQuery, id: 'has space' }] },
+    ]) {
+      const jwt = await signedRequest(verifier, { x5c: verifier.x5c }, payload(x509HashId, { dcql_query: dcqlQuery }));
+      await expect(resolvePresentationRequest(serve(jwt, x509HashId))).rejects.toMatchObject({
+        code: 'REQUEST_INVALID',
+      });
+    }
   });
 });

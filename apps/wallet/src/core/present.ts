@@ -14,7 +14,11 @@ import { fetchJson, http, isLocalHost, isObject, randomId } from './http.ts';
 import { consistentChain } from './issuer-key.ts';
 import type {
   PresentationCandidate,
+  PresentationChoice,
+  PresentationPlan,
   PresentationRecord,
+  RequestedCredential,
+  RequestedCredentialSet,
   ResolvedPresentationRequest,
   StoredCredential,
   WalletVault,
@@ -169,6 +173,13 @@ function chooseEncryption(clientMetadata: Record<string, unknown>): Encryption {
   return { jwk: publicPart, enc };
 }
 
+/** OpenID4VP 1.0 §6.1: a credential query id is alphanumeric, underscore or hyphen. */
+const QUERY_ID = /^[A-Za-z0-9_-]{1,100}$/;
+/** Bounds on what a verifier may ask at once (a consent screen past this is no longer readable anyway). */
+const MAX_CREDENTIAL_QUERIES = 16;
+const MAX_CREDENTIAL_SETS = 16;
+const MAX_OPTIONS = 16;
+
 function validDcql(value: unknown): DcqlQuery {
   if (
     !isObject(value) ||
@@ -177,6 +188,36 @@ function validDcql(value: unknown): DcqlQuery {
     !value.credentials.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.format === 'string')
   ) {
     return invalid('The request has no DCQL query');
+  }
+  const ids = value.credentials.map((c) => (c as { id: string }).id);
+  if (ids.length > MAX_CREDENTIAL_QUERIES) invalid('The DCQL query asks for too many credentials');
+  if (!ids.every((id) => QUERY_ID.test(id)) || new Set(ids).size !== ids.length) {
+    invalid('The DCQL credential query ids are not unique identifiers');
+  }
+  const sets = value.credential_sets;
+  if (sets !== undefined) {
+    // §6.2: a non-empty array of Credential Set Queries, each with non-empty options naming known queries.
+    const known = new Set(ids);
+    const valid =
+      Array.isArray(sets) &&
+      sets.length > 0 &&
+      sets.length <= MAX_CREDENTIAL_SETS &&
+      sets.every(
+        (set) =>
+          isObject(set) &&
+          (set.required === undefined || typeof set.required === 'boolean') &&
+          Array.isArray(set.options) &&
+          set.options.length > 0 &&
+          set.options.length <= MAX_OPTIONS &&
+          set.options.every(
+            (option) =>
+              Array.isArray(option) &&
+              option.length > 0 &&
+              option.every((id) => typeof id === 'string' && known.has(id)) &&
+              new Set(option).size === option.length,
+          ),
+      );
+    if (!valid) invalid('The DCQL credential_sets are not valid');
   }
   return value as unknown as DcqlQuery;
 }
@@ -357,6 +398,117 @@ export function findCandidates(
     .sort((a, b) => Number(isUsable(b.credential)) - Number(isUsable(a.credential)));
 }
 
+const byUsability = (a: PresentationCandidate, b: PresentationCandidate) =>
+  Number(isUsable(b.credential)) - Number(isUsable(a.credential));
+
+/**
+ * The request as the consent screen shows it (OpenID4VP 1.0 §6.4.2): each credential query with the
+ * stored credentials that answer it (usable first), the credential sets with the options this wallet can
+ * answer, and whether the required part can be answered at all (`missing` names what is not held).
+ * Without `credential_sets`, every credential query is required: one set, one option.
+ */
+export function planPresentation(
+  request: ResolvedPresentationRequest,
+  credentials: StoredCredential[],
+): PresentationPlan {
+  const { dcql } = request;
+  const matches = matchDcqlQuery(
+    dcql,
+    credentials.filter((credential) => credential.format === 'dc+sd-jwt'),
+  );
+  const held = (id: string) => (matches.get(id)?.length ?? 0) > 0;
+  const sets: RequestedCredentialSet[] = (
+    dcql.credential_sets ?? [{ options: [dcql.credentials.map((c) => c.id)] }]
+  ).map((set) => ({
+    required: set.required !== false,
+    options: set.options.map((queryIds) => ({ queryIds: [...queryIds], isSatisfiable: queryIds.every(held) })),
+  }));
+  // §6.4.2: with credential_sets, a query no option names is not asked for.
+  const referenced = new Set(sets.flatMap((set) => set.options.flatMap((option) => option.queryIds)));
+  const requested: RequestedCredential[] = dcql.credentials
+    .filter((query) => referenced.has(query.id))
+    .map((query) => ({
+      queryId: query.id,
+      candidates: (matches.get(query.id) ?? [])
+        .map((m) => ({ queryId: m.queryId, credential: m.credential, disclose: m.disclose }))
+        .sort(byUsability),
+      vctValues: query.meta?.vct_values ?? [],
+      claimNames: [
+        ...new Set(
+          (query.claims ?? []).map((claim) => claim.path[0]).filter((name): name is string => typeof name === 'string'),
+        ),
+      ],
+      multiple: query.multiple === true,
+    }));
+  const unanswerable = sets.filter((set) => set.required && !set.options.some((option) => option.isSatisfiable));
+  const missing = [
+    ...new Set(
+      unanswerable.flatMap((set) => set.options.flatMap((option) => option.queryIds.filter((id) => !held(id)))),
+    ),
+  ];
+  return { credentials: requested, sets, canShare: unanswerable.length === 0, missing };
+}
+
+/**
+ * The consent screen's starting point: for each required set the verifier's first option this wallet can
+ * answer; optional sets left out (the holder opts in: least disclosure); the first candidate of each query.
+ */
+export function defaultChoice(plan: PresentationPlan): PresentationChoice {
+  return {
+    options: plan.sets.map((set) => {
+      if (!set.required) return null;
+      const index = set.options.findIndex((option) => option.isSatisfiable);
+      return index >= 0 ? index : 0;
+    }),
+    credentials: {},
+  };
+}
+
+/** The queries the choice answers, each with its chosen credential (in the request's order). */
+export function chosenCandidates(plan: PresentationPlan, choice: PresentationChoice): PresentationCandidate[] {
+  const answered = new Set<string>();
+  plan.sets.forEach((set, index) => {
+    const chosen = choice.options[index];
+    const option = chosen === null || chosen === undefined ? undefined : set.options[chosen];
+    for (const id of option?.queryIds ?? []) answered.add(id);
+  });
+  return plan.credentials
+    .filter((requested) => answered.has(requested.queryId))
+    .flatMap((requested) => {
+      const candidate =
+        requested.candidates.find((c) => c.credential.id === choice.credentials[requested.queryId]) ??
+        requested.candidates[0];
+      return candidate ? [candidate] : [];
+    });
+}
+
+/**
+ * Whether presentations for exactly these query ids answer the request (OpenID4VP 1.0 §6.4.2): without
+ * `credential_sets` every query; with them one option of each required set, one or none of each optional
+ * one, and nothing else (two alternatives of one set would disclose more than asked).
+ */
+export function answersRequest(dcql: DcqlQuery, queryIds: readonly string[]): boolean {
+  const chosen = new Set(queryIds);
+  const known = new Set(dcql.credentials.map((c) => c.id));
+  if (chosen.size !== queryIds.length || chosen.size === 0 || ![...chosen].every((id) => known.has(id))) return false;
+  const sets = dcql.credential_sets;
+  if (!sets) return chosen.size === known.size;
+  // Depth-first over the sets, only through options inside the selection; memoized on (set, covered ids).
+  const seen = new Set<string>();
+  const search = (index: number, covered: ReadonlySet<string>): boolean => {
+    const set = sets[index];
+    if (!set) return covered.size === chosen.size;
+    const key = `${index}|${[...covered].sort().join(',')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    for (const option of set.options) {
+      if (option.every((id) => chosen.has(id)) && search(index + 1, new Set([...covered, ...option]))) return true;
+    }
+    return set.required === false && search(index + 1, covered);
+  };
+  return search(0, new Set());
+}
+
 async function encryptResponse(encryption: Encryption, answer: Record<string, unknown>): Promise<string> {
   const header: { alg: string; enc: string; kid?: string } = { alg: 'ECDH-ES', enc: encryption.enc };
   if (typeof encryption.jwk.kid === 'string') header.kid = encryption.jwk.kid;
@@ -415,30 +567,51 @@ function record(
 }
 
 /**
- * Presents the candidate's credential with exactly `candidate.disclose`, bound to this verifier (`aud` =
- * client id) and request (`nonce`); records the outcome in the history (SENT, or ERROR and rethrows).
+ * Presents the chosen credentials, each with exactly its `disclose`, all bound to this verifier (`aud` =
+ * client id) and request (`nonce`), in one `vp_token` keyed by credential query id (OpenID4VP 1.0 §8.1);
+ * records the outcome for each credential in the history (SENT, or ERROR and rethrows). One candidate is
+ * the single-query case. A selection that does not answer the request is refused before anything is sent.
  */
 export async function submitPresentation(
   request: ResolvedPresentationRequest,
-  candidate: PresentationCandidate,
+  selection: PresentationCandidate | readonly PresentationCandidate[],
   vault: WalletVault,
 ): Promise<{ redirectUri?: string }> {
+  const candidates: PresentationCandidate[] = 'queryId' in selection ? [selection] : [...selection];
+  if (
+    !answersRequest(
+      request.dcql,
+      candidates.map((c) => c.queryId),
+    )
+  ) {
+    throw new WalletError('NO_MATCHING_CREDENTIAL', 'The chosen credentials do not answer the request');
+  }
   const { signer } = vault.holder();
   try {
-    const presentation = await presentSdJwtVc(candidate.credential.raw, {
-      disclose: candidate.disclose,
-      keyBinding: { signer, audience: request.clientId, nonce: request.nonce },
-    });
+    const vpToken: Record<string, string[]> = {};
+    for (const candidate of candidates) {
+      // `multiple` queries are answered with the one credential chosen: an array of one (§8.1).
+      vpToken[candidate.queryId] = [
+        await presentSdJwtVc(candidate.credential.raw, {
+          disclose: candidate.disclose,
+          keyBinding: { signer, audience: request.clientId, nonce: request.nonce },
+        }),
+      ];
+    }
     const answer: Record<string, unknown> = {
-      vp_token: { [candidate.queryId]: [presentation] },
+      vp_token: vpToken,
       ...(request.state ? { state: request.state } : {}),
     };
     const result = await postResponse(request, answer);
-    await vault.addPresentation(record(request, 'SENT', candidate.credential, candidate.disclose));
+    for (const candidate of candidates) {
+      await vault.addPresentation(record(request, 'SENT', candidate.credential, candidate.disclose));
+    }
     return result;
   } catch (err) {
     const detail = err instanceof WalletError && err.detail ? `${err.message} (${err.detail})` : errorMessage(err);
-    await vault.addPresentation(record(request, 'ERROR', candidate.credential, candidate.disclose, detail));
+    for (const candidate of candidates) {
+      await vault.addPresentation(record(request, 'ERROR', candidate.credential, candidate.disclose, detail));
+    }
     if (err instanceof WalletError) throw err;
     throw new WalletError('VERIFIER_ERROR', errorMessage(err));
   }

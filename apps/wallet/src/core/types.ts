@@ -117,3 +117,43 @@ export interface PresentationCandidate {
   /** Exactly the claims that will be shared. */
   disclose: string[];
 }
+
+/** One DCQL credential query (OpenID4VP 1.0 §6.1) and the stored credentials that answer it. */
+export interface RequestedCredential {
+  queryId: string;
+  /** Usable ones first (see `isUsable`); empty when nothing held answers the query. */
+  candidates: PresentationCandidate[];
+  /** The accepted `vct` values (empty: any type). */
+  vctValues: string[];
+  /** Every top-level claim the query names (all `claim_sets` alternatives), to say what is missing. */
+  claimNames: string[];
+  /** `multiple`: the verifier would take several; this wallet answers with one. */
+  multiple: boolean;
+}
+
+/** One Credential Set Query (OpenID4VP 1.0 §6.2), or, without `credential_sets`, every query as one required set. */
+export interface RequestedCredentialSet {
+  /** `required` (default true); an optional set may be left out. */
+  required: boolean;
+  /** Alternatives in the verifier's order: each lists query ids answered together. */
+  options: { queryIds: string[]; isSatisfiable: boolean }[];
+}
+
+/** What a request asks for and what this wallet can answer with (`planPresentation`). */
+export interface PresentationPlan {
+  /** Every credential query some option refers to, in the query's order. */
+  credentials: RequestedCredential[];
+  sets: RequestedCredentialSet[];
+  /** Every required set has an option whose every query has a candidate. */
+  canShare: boolean;
+  /** The query ids without any candidate that leave a required set unanswerable. */
+  missing: string[];
+}
+
+/** The holder's choice on the consent screen. */
+export interface PresentationChoice {
+  /** Per set of the plan (same order): the chosen option's index, or null to leave an optional set out. */
+  options: (number | null)[];
+  /** Per query id: the chosen credential's id (the first candidate otherwise). */
+  credentials: Record<string, string>;
+}

@@ -24,7 +24,8 @@ export const checkStatus = vi.fn<typeof CoreApi.checkStatus>();
 export const refreshStatuses = vi.fn<typeof CoreApi.refreshStatuses>();
 export const resolvePresentationRequest = vi.fn<typeof CoreApi.resolvePresentationRequest>();
 export const findCandidates = vi.fn<typeof CoreApi.findCandidates>();
-/** Pure: the real one. */
-export { isUsable } from '../core/present.ts';
+export const planPresentation = vi.fn<typeof CoreApi.planPresentation>();
+/** Pure: the real ones. */
+export { answersRequest, chosenCandidates, defaultChoice, isUsable } from '../core/present.ts';
 export const submitPresentation = vi.fn<typeof CoreApi.submitPresentation>();
 export const declinePresentation = vi.fn<typeof CoreApi.declinePresentation>();

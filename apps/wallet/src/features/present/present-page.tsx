@@ -15,23 +15,32 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import {
+  answersRequest,
+  chosenCandidates,
   declinePresentation,
-  findCandidates,
+  defaultChoice,
   isUsable,
   type PresentationCandidate,
+  type PresentationChoice,
+  type PresentationPlan,
   pickDisplay,
+  planPresentation,
+  type RequestedCredential,
   type ResolvedPresentationRequest,
   resolvePresentationRequest,
+  type StoredCredential,
   submitPresentation,
 } from '../../app/core-api.ts';
 import { errorCode, errorMessage } from '../../app/error-message.ts';
 import { useVault } from '../../app/vault-context.tsx';
 import { ClaimList } from '../../components/claim-list.tsx';
+import { claimLabel } from '../../components/format.ts';
 import { ScanPanel } from '../../components/scan/scan-panel.tsx';
 import { PageTitle, Section } from '../../components/section.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -49,11 +58,18 @@ type Outcome =
   | { outcome: 'declined'; notified: boolean; redirectUri?: string }
   | { outcome: 'error'; error: unknown; canRetry: boolean };
 
+/** The request with what this wallet can answer, and every held credential (to name what is missing). */
+interface Consent {
+  request: ResolvedPresentationRequest;
+  plan: PresentationPlan;
+  held: StoredCredential[];
+}
+
 type State =
   | { step: 'resolving' }
-  | { step: 'consent'; request: ResolvedPresentationRequest; candidates: PresentationCandidate[] }
-  | { step: 'sending'; request: ResolvedPresentationRequest; candidates: PresentationCandidate[] }
-  | ({ step: 'done'; request?: ResolvedPresentationRequest; candidates?: PresentationCandidate[] } & Outcome);
+  | ({ step: 'consent' } & Consent)
+  | ({ step: 'sending' } & Consent)
+  | ({ step: 'done'; consent?: Consent; request?: ResolvedPresentationRequest } & Outcome);
 
 function Busy({ text }: { text: string }) {
   return (
@@ -68,14 +84,17 @@ function PresentationFlow({ input }: { input: string }) {
   const { t } = useTranslation();
   const vault = useVault();
   const [state, setState] = useState<State>({ step: 'resolving' });
-  const [selected, setSelected] = useState(0);
+  const [choice, setChoice] = useState<PresentationChoice>({ options: [], credentials: {} });
 
   useEffect(() => {
     let active = true;
     (async () => {
       const request = await resolvePresentationRequest(input);
-      const candidates = findCandidates(request, await vault.listCredentials());
-      if (active) setState({ step: 'consent', request, candidates });
+      const held = await vault.listCredentials();
+      const plan = planPresentation(request, held);
+      if (!active) return;
+      setChoice(defaultChoice(plan));
+      setState({ step: 'consent', request, plan, held });
     })().catch((error: unknown) => {
       if (active) setState({ step: 'done', outcome: 'error', error, canRetry: false });
     });
@@ -87,40 +106,47 @@ function PresentationFlow({ input }: { input: string }) {
   if (state.step === 'resolving') return <Busy text={t('present.resolving')} />;
   if (state.step === 'sending') return <Busy text={t('present.sharing')} />;
   if (state.step === 'done') {
+    const { consent } = state;
     return (
-      <OutcomePanel
-        state={state}
-        onRetry={
-          state.request && state.candidates
-            ? () => setState({ step: 'consent', request: state.request!, candidates: state.candidates! })
-            : undefined
-        }
-      />
+      <OutcomePanel state={state} onRetry={consent ? () => setState({ step: 'consent', ...consent }) : undefined} />
     );
   }
 
-  const { request, candidates } = state;
-  const candidate = candidates[selected] ?? candidates[0];
+  const { request, plan, held } = state;
+  const consent: Consent = { request, plan, held };
+  const selection = chosenCandidates(plan, choice);
+  const canShare =
+    plan.canShare &&
+    selection.length > 0 &&
+    answersRequest(
+      request.dcql,
+      selection.map((candidate) => candidate.queryId),
+    );
 
   async function share() {
-    if (!candidate) return;
-    setState({ step: 'sending', request, candidates });
+    if (!canShare) return;
+    setState({ step: 'sending', ...consent });
     try {
-      const { redirectUri } = await submitPresentation(request, candidate, vault);
-      setState({ step: 'done', outcome: 'shared', redirectUri, request, candidates });
+      const { redirectUri } = await submitPresentation(request, selection, vault);
+      setState({ step: 'done', outcome: 'shared', redirectUri, request, consent });
     } catch (error) {
-      setState({ step: 'done', outcome: 'error', error, canRetry: true, request, candidates });
+      setState({ step: 'done', outcome: 'error', error, canRetry: true, request, consent });
     }
   }
 
   async function decline() {
-    setState({ step: 'sending', request, candidates });
+    setState({ step: 'sending', ...consent });
     try {
-      const { redirectUri } = await declinePresentation(request, vault, candidate?.credential);
-      setState({ step: 'done', outcome: 'declined', notified: true, redirectUri, request, candidates });
+      // The history names the credential when there was only one to choose.
+      const { redirectUri } = await declinePresentation(
+        request,
+        vault,
+        selection.length === 1 ? selection[0]?.credential : undefined,
+      );
+      setState({ step: 'done', outcome: 'declined', notified: true, redirectUri, request, consent });
     } catch (error) {
       console.warn('Decline', error);
-      setState({ step: 'done', outcome: 'declined', notified: false, request, candidates });
+      setState({ step: 'done', outcome: 'declined', notified: false, request, consent });
     }
   }
 
@@ -130,47 +156,236 @@ function PresentationFlow({ input }: { input: string }) {
       <Section title={t('present.whoIsAsking')}>
         <VerifierSummary request={request} />
       </Section>
-      {candidate ? (
-        <>
-          <Section title={t('present.whichCredential')}>
-            {candidates.length > 1 && (
-              <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
-                {t('present.chooseCredential')}
-              </Typography>
-            )}
-            <CandidatePicker candidates={candidates} selected={selected} onSelect={setSelected} />
-            {!isUsable(candidate.credential) && (
-              <Alert severity="warning" sx={{ mt: 1 }} data-testid="present-unusable">
-                {t('present.unusable')}
-              </Alert>
-            )}
-          </Section>
-          <Section title={t('present.willShare')}>
-            <ClaimList
-              names={candidate.disclose}
-              claims={candidate.credential.claims}
-              claimDisplay={candidate.credential.claimDisplay}
-              testId="present-claim"
-            />
-            <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block', mt: 1 }}>
-              {t('present.nothingElse')}
-            </Typography>
-          </Section>
-        </>
+      {plan.canShare ? (
+        <RequestedCredentials plan={plan} held={held} choice={choice} onChange={setChoice} />
       ) : (
-        <Alert severity="warning" data-testid="present-no-match">
-          {t('present.noMatch')}
-        </Alert>
+        <MissingCredentials plan={plan} held={held} />
       )}
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
         <Button onClick={decline} data-testid="present-decline">
           {t('present.decline')}
         </Button>
-        <Button variant="contained" onClick={share} disabled={!candidate} data-testid="present-share">
+        <Button variant="contained" onClick={share} disabled={!canShare} data-testid="present-share">
           {t('present.share')}
         </Button>
       </Stack>
     </Stack>
+  );
+}
+
+/** A readable name for a credential query: a held credential of its type, else its `vct`'s last word. */
+function queryName(requested: RequestedCredential, held: readonly StoredCredential[], fallback: string): string {
+  const locale = currentLanguage();
+  const known =
+    requested.candidates[0]?.credential ?? held.find((credential) => requested.vctValues.includes(credential.vct));
+  if (known) return pickDisplay(known.display.name, locale) || known.vct;
+  const slug = requested.vctValues[0]?.split(/[/:#]/).filter(Boolean).at(-1);
+  if (!slug) return fallback;
+  const words = decodeURIComponent(slug).replace(/[-_]+/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : fallback;
+}
+
+/** Every credential asked for: alternatives to pick from, optional ones to opt into, and the claims each shares. */
+function RequestedCredentials({
+  plan,
+  held,
+  choice,
+  onChange,
+}: {
+  plan: PresentationPlan;
+  held: readonly StoredCredential[];
+  choice: PresentationChoice;
+  onChange: (choice: PresentationChoice) => void;
+}) {
+  const { t } = useTranslation();
+  const byId = new Map(plan.credentials.map((requested) => [requested.queryId, requested]));
+  const name = (id: string) => {
+    const requested = byId.get(id);
+    return requested ? queryName(requested, held, t('present.genericCredential')) : id;
+  };
+  const optionName = (queryIds: readonly string[]) => queryIds.map(name).join(' + ');
+  const setOption = (setIndex: number, option: number | null) =>
+    onChange({ ...choice, options: choice.options.map((value, index) => (index === setIndex ? option : value)) });
+  const pickCredential = (queryId: string, credentialId: string) =>
+    onChange({ ...choice, credentials: { ...choice.credentials, [queryId]: credentialId } });
+  const answered = chosenCandidates(plan, choice);
+  const count = answered.length;
+  // A query two sets share is shown once, under the first set that chose it.
+  const shown = new Set<string>();
+
+  return (
+    <>
+      {plan.sets.map((set, setIndex) => {
+        const chosen = choice.options[setIndex] ?? null;
+        const option = chosen === null ? undefined : set.options[chosen];
+        const queries = (option?.queryIds ?? []).filter((id) => !shown.has(id) && shown.add(id));
+        const firstSatisfiable = set.options.findIndex((o) => o.isSatisfiable);
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: credential sets have no identity beyond their position
+          <Stack spacing={2} key={setIndex} data-testid="present-set">
+            {!set.required && (
+              <Card variant="outlined" sx={{ p: 2 }} data-testid="present-optional">
+                <Typography variant="overline" component="h2" sx={{ color: 'text.secondary', lineHeight: 2 }}>
+                  {t('present.optional')}
+                </Typography>
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={chosen !== null}
+                      disabled={firstSatisfiable < 0}
+                      onChange={(event) => setOption(setIndex, event.target.checked ? firstSatisfiable : null)}
+                    />
+                  }
+                  label={t('present.optionalShare', {
+                    name: optionName((set.options[Math.max(firstSatisfiable, 0)] ?? set.options[0]!).queryIds),
+                  })}
+                />
+                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                  {firstSatisfiable < 0 ? t('present.notHeld') : t('present.optionalHint')}
+                </Typography>
+              </Card>
+            )}
+            {set.options.length > 1 && (set.required || chosen !== null) && (
+              <Section title={t('present.alternatives')}>
+                <RadioGroup
+                  value={chosen === null ? '' : String(chosen)}
+                  onChange={(event) => setOption(setIndex, Number(event.target.value))}
+                >
+                  {set.options.map((o, index) => (
+                    <FormControlLabel
+                      key={o.queryIds.join('+')}
+                      value={String(index)}
+                      disabled={!o.isSatisfiable}
+                      control={<Radio />}
+                      label={
+                        o.isSatisfiable ? optionName(o.queryIds) : `${optionName(o.queryIds)} (${t('present.notHeld')})`
+                      }
+                      data-testid="present-option"
+                    />
+                  ))}
+                </RadioGroup>
+              </Section>
+            )}
+            {queries.map((queryId) => {
+              const requested = byId.get(queryId);
+              const candidate = answered.find((c) => c.queryId === queryId);
+              if (!requested || !candidate) return null;
+              const index = answered.indexOf(candidate);
+              return (
+                <RequestedCredentialCard
+                  key={queryId}
+                  title={
+                    count > 1 ? t('present.credentialOf', { index: index + 1, count }) : t('present.whichCredential')
+                  }
+                  requested={requested}
+                  candidate={candidate}
+                  onPick={(credentialId) => pickCredential(queryId, credentialId)}
+                />
+              );
+            })}
+          </Stack>
+        );
+      })}
+      <Typography variant="caption" sx={{ color: 'text.secondary', px: 1 }}>
+        {count > 1 ? t('present.nothingElseSeveral') : t('present.nothingElse')}
+      </Typography>
+    </>
+  );
+}
+
+function RequestedCredentialCard({
+  title,
+  requested,
+  candidate,
+  onPick,
+}: {
+  title: string;
+  requested: RequestedCredential;
+  candidate: PresentationCandidate;
+  onPick: (credentialId: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card variant="outlined" sx={{ p: 2 }} data-testid="present-request" data-query={requested.queryId}>
+      <Typography variant="overline" component="h2" sx={{ color: 'text.secondary', lineHeight: 2 }}>
+        {title}
+      </Typography>
+      {requested.candidates.length > 1 && (
+        <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
+          {t('present.chooseCredential')}
+        </Typography>
+      )}
+      <CandidatePicker
+        candidates={requested.candidates}
+        selected={candidate.credential.id}
+        onSelect={onPick}
+        name={`present-${requested.queryId}`}
+      />
+      {!isUsable(candidate.credential) && (
+        <Alert severity="warning" sx={{ mt: 1 }} data-testid="present-unusable">
+          {t('present.unusable')}
+        </Alert>
+      )}
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
+        {t('present.willShare')}
+      </Typography>
+      <ClaimList
+        names={candidate.disclose}
+        claims={candidate.credential.claims}
+        claimDisplay={candidate.credential.claimDisplay}
+        testId="present-claim"
+      />
+    </Card>
+  );
+}
+
+/** Nothing (or not enough) matches: what the request needs that this wallet does not hold. */
+function MissingCredentials({ plan, held }: { plan: PresentationPlan; held: readonly StoredCredential[] }) {
+  const { t } = useTranslation();
+  const locale = currentLanguage();
+  const byId = new Map(plan.credentials.map((requested) => [requested.queryId, requested]));
+  const describe = (queryId: string) => {
+    const requested = byId.get(queryId);
+    if (!requested) return queryId;
+    const name = queryName(requested, held, t('present.genericCredential'));
+    if (requested.claimNames.length === 0) return name;
+    // Labels from a held credential of the same type (its claims are just not enough), else from any held
+    // credential that labels a claim of that name, else the claim name itself.
+    const sameType = held.find((credential) => requested.vctValues.includes(credential.vct));
+    const label = (claim: string) => {
+      const labelled =
+        sameType ?? held.find((credential) => credential.claimDisplay.some((display) => display.name === claim));
+      return labelled ? claimLabel(labelled.claimDisplay, claim, locale) : claim.replace(/_/g, ' ');
+    };
+    const claims = requested.claimNames.map(label).join(', ');
+    return t('present.missingItem', { name, claims });
+  };
+  const unanswerable = plan.sets.filter((set) => set.required && !set.options.some((option) => option.isSatisfiable));
+  return (
+    <Alert severity="warning" data-testid="present-no-match">
+      <Typography variant="body2">
+        {plan.credentials.some((requested) => requested.candidates.length > 0)
+          ? t('present.noMatchPart')
+          : t('present.noMatch')}
+      </Typography>
+      <Typography variant="body2" sx={{ mt: 1 }}>
+        {t('present.missingTitle')}
+      </Typography>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        {unanswerable.map((set) => (
+          <li key={set.options.map((option) => option.queryIds.join('+')).join('|')} data-testid="present-missing">
+            {set.options
+              .map((option) =>
+                option.queryIds
+                  .filter((id) => plan.missing.includes(id))
+                  .map(describe)
+                  .join(' + '),
+              )
+              .join(` ${t('present.or')} `)}
+          </li>
+        ))}
+      </Box>
+    </Alert>
   );
 }
 
@@ -218,10 +433,12 @@ function CandidatePicker({
   candidates,
   selected,
   onSelect,
+  name,
 }: {
   candidates: PresentationCandidate[];
-  selected: number;
-  onSelect: (index: number) => void;
+  selected: string;
+  onSelect: (credentialId: string) => void;
+  name: string;
 }) {
   const locale = currentLanguage();
   const describe = (candidate: PresentationCandidate) => (
@@ -236,11 +453,11 @@ function CandidatePicker({
   );
   if (candidates.length === 1) return describe(candidates[0]!);
   return (
-    <RadioGroup value={String(selected)} onChange={(event) => onSelect(Number(event.target.value))}>
-      {candidates.map((candidate, index) => (
+    <RadioGroup name={name} value={selected} onChange={(event) => onSelect(event.target.value)}>
+      {candidates.map((candidate) => (
         <FormControlLabel
-          key={`${candidate.queryId}:${candidate.credential.id}`}
-          value={String(index)}
+          key={candidate.credential.id}
+          value={candidate.credential.id}
           control={<Radio />}
           label={describe(candidate)}
           data-testid="present-candidate"

@@ -1,34 +1,77 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as core from '../../app/core-api.ts';
+import { planPresentation as realPlanPresentation } from '../../core/present.ts';
 import { WalletError } from '../../test/core-api-mock.ts';
 import { buildCredential, FakeVault } from '../../test/fake-vault.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 vi.mock('../../app/core-api.ts', () => import('../../test/core-api-mock.ts'));
 
+type Request = Awaited<ReturnType<typeof core.resolvePresentationRequest>>;
+
 const REQUEST = 'openid4vp://?client_id=x509_hash%3Aabc&request_uri=https%3A%2F%2Fverifier.example%2Fr%2F1';
-const request = {
-  clientId: 'x509_hash:abc',
-  clientIdScheme: 'x509_hash',
-  verifier: { name: 'Bank of Examples', certificateSubject: 'CN=verifier.example' },
-  dcql: { credentials: [{ id: 'q1', format: 'dc+sd-jwt', claims: [{ path: ['given_name'] }] }] },
-  nonce: 'n-1',
-  responseUri: 'https://verifier.example/response',
-  responseMode: 'direct_post.jwt',
-} as core.ResolvedPresentationRequest as Awaited<ReturnType<typeof core.resolvePresentationRequest>>;
+const EMPLOYEE = 'https://issuer.example/vct/employee';
+const DIPLOMA = 'https://issuer.example/vct/university-diploma';
+const PASSPORT = 'https://issuer.example/vct/passport';
+const employeeQuery = {
+  id: 'q1',
+  format: 'dc+sd-jwt',
+  meta: { vct_values: [EMPLOYEE] },
+  claims: [{ path: ['given_name'] }, { path: ['birthdate'] }],
+};
+const diplomaQuery = {
+  id: 'diploma',
+  format: 'dc+sd-jwt',
+  meta: { vct_values: [DIPLOMA] },
+  claims: [{ path: ['degree'] }],
+};
+const passportQuery = {
+  id: 'passport',
+  format: 'dc+sd-jwt',
+  meta: { vct_values: [PASSPORT] },
+  claims: [{ path: ['document_number'] }],
+};
+
+function requestWith(dcql: unknown): Request {
+  return {
+    clientId: 'x509_hash:abc',
+    clientIdScheme: 'x509_hash',
+    verifier: { name: 'Bank of Examples', certificateSubject: 'CN=verifier.example' },
+    dcql,
+    nonce: 'n-1',
+    responseUri: 'https://verifier.example/response',
+    responseMode: 'direct_post.jwt',
+  } as core.ResolvedPresentationRequest as Request;
+}
+
+const request = requestWith({ credentials: [employeeQuery] });
 const credential = buildCredential();
 const candidate: core.PresentationCandidate = { queryId: 'q1', credential, disclose: ['given_name', 'birthdate'] };
+const diploma = buildCredential({
+  id: 'cred-diploma',
+  vct: DIPLOMA,
+  display: { name: { en: 'University diploma' } },
+  claimDisplay: [{ name: 'degree', label: { en: 'Degree' } }],
+  claims: { degree: 'Mathematics', grade: 'A' },
+});
 
 beforeEach(() => {
   vi.resetAllMocks();
   vi.mocked(core.resolvePresentationRequest).mockResolvedValue(request);
-  vi.mocked(core.findCandidates).mockReturnValue([candidate]);
+  // The plan is pure: the real one, over the vault's credentials.
+  vi.mocked(core.planPresentation).mockImplementation(realPlanPresentation);
 });
 
 const path = `/present?request=${encodeURIComponent(REQUEST)}`;
+const shareButton = () => screen.getByTestId('present-share') as HTMLButtonElement;
+const sharedQueries = () =>
+  ((vi.mocked(core.submitPresentation).mock.calls[0]?.[1] ?? []) as core.PresentationCandidate[]).map((c) => [
+    c.queryId,
+    c.credential.id,
+  ]);
 
-describe('present', () => {
+describe('present: one credential asked for', () => {
   it('shows who asks and exactly the claims to be shared, and Share sends them', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] });
     vi.mocked(core.submitPresentation).mockResolvedValue({ redirectUri: 'https://verifier.example/done?x=1' });
@@ -36,7 +79,7 @@ describe('present', () => {
 
     expect(await screen.findByTestId('present-verifier')).toHaveProperty('textContent', 'Bank of Examples');
     expect(core.resolvePresentationRequest).toHaveBeenCalledWith(REQUEST);
-    expect(core.findCandidates).toHaveBeenCalledWith(request, [credential]);
+    expect(core.planPresentation).toHaveBeenCalledWith(request, [credential]);
     expect(screen.getByTestId('present-scheme').textContent).toBe('Certificate verified');
     // Exactly the disclosed claims, with labels and values; family_name is held but not asked for.
     expect(screen.getAllByTestId('present-claim').map((row) => row.textContent)).toEqual([
@@ -44,11 +87,12 @@ describe('present', () => {
       'Date of birthDecember 10, 1815',
     ]);
     expect(screen.queryByText('Lovelace')).toBeNull();
+    expect(screen.getByText('From which credential')).toBeTruthy();
 
-    await user.click(screen.getByTestId('present-share'));
+    await user.click(shareButton());
     const outcome = await screen.findByTestId('present-outcome');
     expect(outcome.dataset.outcome).toBe('shared');
-    expect(core.submitPresentation).toHaveBeenCalledWith(request, candidate, vault);
+    expect(core.submitPresentation).toHaveBeenCalledWith(request, [candidate], vault);
     // Offered, never followed automatically.
     const back = screen.getByTestId('present-back-to-verifier');
     expect(back.getAttribute('href')).toBe('https://verifier.example/done?x=1');
@@ -57,7 +101,6 @@ describe('present', () => {
 
   it('lets the holder choose when several credentials match', async () => {
     const other = buildCredential({ id: 'cred-2', claims: { given_name: 'Grace', birthdate: '1906-12-09' } });
-    vi.mocked(core.findCandidates).mockReturnValue([candidate, { ...candidate, credential: other }]);
     vi.mocked(core.submitPresentation).mockResolvedValue({});
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential, other] });
     const { user } = renderApp(path, vault);
@@ -65,9 +108,9 @@ describe('present', () => {
     expect(await screen.findAllByTestId('present-candidate')).toHaveLength(2);
     await user.click(screen.getAllByRole('radio')[1]!);
     expect(screen.getAllByTestId('present-claim')[0]?.textContent).toBe('Given nameGrace');
-    await user.click(screen.getByTestId('present-share'));
+    await user.click(shareButton());
     await screen.findByTestId('present-outcome');
-    expect(vi.mocked(core.submitPresentation).mock.calls[0]?.[1].credential.id).toBe('cred-2');
+    expect(sharedQueries()).toEqual([['q1', 'cred-2']]);
     expect(screen.queryByTestId('present-back-to-verifier')).toBeNull();
   });
 
@@ -95,6 +138,7 @@ describe('present', () => {
     expect(outcome.textContent).toContain('The verifier refused the answer.');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByTestId('present-share')).toBeTruthy();
+    expect(screen.getAllByTestId('present-claim')).toHaveLength(2);
   });
 
   it('shows an untrusted request as an error without asking for consent', async () => {
@@ -106,10 +150,140 @@ describe('present', () => {
     expect(screen.queryByTestId('present-share')).toBeNull();
   });
 
-  it('says so when no credential matches; Share is disabled', async () => {
-    vi.mocked(core.findCandidates).mockReturnValue([]);
+  it('says so when no credential matches, naming what is needed; Share is disabled', async () => {
     renderApp(path, new FakeVault({ passcode: 'p', unlocked: true }));
-    expect(await screen.findByTestId('present-no-match')).toBeTruthy();
-    await waitFor(() => expect((screen.getByTestId('present-share') as HTMLButtonElement).disabled).toBe(true));
+    const noMatch = await screen.findByTestId('present-no-match');
+    expect(noMatch.textContent).toContain('You do not have a credential that matches this request.');
+    expect(screen.getAllByTestId('present-missing').map((item) => item.textContent)).toEqual([
+      'Employee, with given name, birthdate',
+    ]);
+    await waitFor(() => expect(shareButton().disabled).toBe(true));
+  });
+});
+
+describe('present: several credentials asked for', () => {
+  it('lists every requested credential with its claims, and Share sends them all', async () => {
+    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+      requestWith({ credentials: [employeeQuery, diplomaQuery] }),
+    );
+    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [diploma, credential] });
+    const { user } = renderApp(path, vault);
+
+    const cards = await screen.findAllByTestId('present-request');
+    expect(cards.map((card) => card.dataset.query)).toEqual(['q1', 'diploma']);
+    expect(within(cards[0]!).getByText('Credential 1 of 2')).toBeTruthy();
+    expect(within(cards[0]!).getByText('Employee badge')).toBeTruthy();
+    expect(within(cards[1]!).getByText('Credential 2 of 2')).toBeTruthy();
+    expect(within(cards[1]!).getByText('University diploma')).toBeTruthy();
+    expect(
+      within(cards[1]!)
+        .getAllByTestId('present-claim')
+        .map((row) => row.textContent),
+    ).toEqual(['DegreeMathematics']);
+    // The grade is held, not asked for: never shown as shared.
+    expect(screen.queryByText('A')).toBeNull();
+    expect(screen.getByText('Nothing else in these credentials is shared.')).toBeTruthy();
+
+    await user.click(shareButton());
+    expect((await screen.findByTestId('present-outcome')).dataset.outcome).toBe('shared');
+    expect(sharedQueries()).toEqual([
+      ['q1', 'cred-1'],
+      ['diploma', 'cred-diploma'],
+    ]);
+  });
+
+  it('a required credential is missing: names it, shows no consent for the rest, Share stays disabled', async () => {
+    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+      requestWith({ credentials: [employeeQuery, diplomaQuery] }),
+    );
+    renderApp(path, new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] }));
+
+    const noMatch = await screen.findByTestId('present-no-match');
+    expect(noMatch.textContent).toContain('You do not have every credential this request needs.');
+    expect(screen.getAllByTestId('present-missing').map((item) => item.textContent)).toEqual([
+      'University diploma, with degree',
+    ]);
+    expect(screen.queryByTestId('present-request')).toBeNull();
+    expect(shareButton().disabled).toBe(true);
+  });
+
+  it('credential_sets alternatives: the one held is chosen, the other is offered disabled', async () => {
+    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+      requestWith({
+        credentials: [passportQuery, employeeQuery, diplomaQuery],
+        credential_sets: [{ options: [['passport'], ['q1'], ['diploma']] }],
+      }),
+    );
+    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential, diploma] });
+    const { user } = renderApp(path, vault);
+
+    const options = await screen.findAllByTestId('present-option');
+    expect(options.map((option) => option.textContent)).toEqual([
+      'Passport (not in your wallet)',
+      'Employee badge',
+      'University diploma',
+    ]);
+    const radios = screen.getAllByRole('radio') as HTMLInputElement[];
+    expect(radios.map((radio) => [radio.checked, radio.disabled])).toEqual([
+      [false, true],
+      [true, false],
+      [false, false],
+    ]);
+    expect(screen.getAllByTestId('present-request').map((card) => card.dataset.query)).toEqual(['q1']);
+
+    await user.click(radios[2]!);
+    expect(screen.getAllByTestId('present-request').map((card) => card.dataset.query)).toEqual(['diploma']);
+    await user.click(shareButton());
+    await screen.findByTestId('present-outcome');
+    expect(sharedQueries()).toEqual([['diploma', 'cred-diploma']]);
+  });
+
+  it('an optional credential is left out until the holder switches it on', async () => {
+    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+      requestWith({
+        credentials: [employeeQuery, diplomaQuery],
+        credential_sets: [{ options: [['q1']] }, { required: false, options: [['diploma']] }],
+      }),
+    );
+    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential, diploma] });
+    const { user } = renderApp(path, vault);
+
+    const optional = await screen.findByTestId('present-optional');
+    expect(optional.textContent).toContain('Also share University diploma');
+    const toggle = within(optional).getByRole('switch') as HTMLInputElement;
+    expect(toggle.checked).toBe(false);
+    expect(screen.getAllByTestId('present-request').map((card) => card.dataset.query)).toEqual(['q1']);
+    expect(shareButton().disabled).toBe(false);
+
+    await user.click(toggle);
+    expect(toggle.checked).toBe(true);
+    expect(screen.getAllByTestId('present-request').map((card) => card.dataset.query)).toEqual(['q1', 'diploma']);
+    await user.click(shareButton());
+    await screen.findByTestId('present-outcome');
+    expect(sharedQueries()).toEqual([
+      ['q1', 'cred-1'],
+      ['diploma', 'cred-diploma'],
+    ]);
+  });
+
+  it('an optional credential not held cannot be switched on, and does not stop sharing the rest', async () => {
+    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+      requestWith({
+        credentials: [employeeQuery, diplomaQuery],
+        credential_sets: [{ options: [['q1']] }, { required: false, options: [['diploma']] }],
+      }),
+    );
+    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    const { user } = renderApp(path, new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] }));
+
+    const optional = await screen.findByTestId('present-optional');
+    expect(optional.textContent).toContain('not in your wallet');
+    expect((within(optional).getByRole('switch') as HTMLInputElement).disabled).toBe(true);
+    await user.click(shareButton());
+    await screen.findByTestId('present-outcome');
+    expect(sharedQueries()).toEqual([['q1', 'cred-1']]);
   });
 });
