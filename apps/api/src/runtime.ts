@@ -139,6 +139,8 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
             client_secret: await clientSecret(),
             redirect_uris: [config.oidc.redirectUrl],
             post_logout_redirect_uris: [`${config.publicUrl}/intro`],
+            // OpenID Connect Back-Channel Logout: a password change ends the console's sessions too.
+            backchannel_logout_uri: `${config.publicUrl}/api/auth/backchannel-logout`,
           },
         ],
         allowedReturnOrigins: [new URL(config.publicUrl).origin],

@@ -1,5 +1,8 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { schema } from '@cp/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -25,8 +28,24 @@ describe.each(databaseKinds)('account center on %s', (kind) => {
   let database: TestDatabase;
   let running: Running;
   let config: oidc.Configuration;
+  // The console's back-channel logout endpoint, played by a local server that records the logout tokens.
+  let relyingParty: Server;
+  const logoutTokens: string[] = [];
 
   beforeAll(async () => {
+    relyingParty = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        const token = new URLSearchParams(body).get('logout_token');
+        if (req.method === 'POST' && req.url === '/api/auth/backchannel-logout' && token) logoutTokens.push(token);
+        res.statusCode = 200;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => relyingParty.listen(0, '127.0.0.1', resolve));
     database = await openTestDatabase(kind);
     running = await startWithAccount();
     config = await oidc.discovery(new URL(running.baseUrl), RP.clientId, RP.clientSecret, undefined, {
@@ -37,11 +56,15 @@ describe.each(databaseKinds)('account center on %s', (kind) => {
   afterAll(async () => {
     await running?.stop();
     await database?.drop();
+    await new Promise((resolve) => relyingParty?.close(resolve));
   });
 
   async function startWithAccount() {
     const { startAccountCenter } = await import('./test/helpers.ts');
-    const started = await startAccountCenter(database.handle);
+    const { port } = relyingParty.address() as AddressInfo;
+    const started = await startAccountCenter(database.handle, {
+      backchannelLogoutUri: `http://127.0.0.1:${port}/api/auth/backchannel-logout`,
+    });
     const account = await createAccount(database.handle.db, {
       username: 'ada',
       email: 'ada@example.com',
@@ -251,6 +274,94 @@ describe.each(databaseKinds)('account center on %s', (kind) => {
     expect(fresh.result.external).toMatch(/\?code=/);
   });
 
+  it('ends the other sessions on a password change, keeps this one, revokes grants and tells the clients', async () => {
+    const db = database.handle.db;
+    const account = await createAccount(db, {
+      username: 'hedy',
+      email: 'hedy@example.com',
+      firstName: 'Hedy',
+      lastName: 'Lamarr',
+      password: PASSWORD,
+    });
+    const countSessions = async () =>
+      (
+        await db
+          .select({ id: schema.oidcPayloads.id })
+          .from(schema.oidcPayloads)
+          .where(
+            and(
+              eq(schema.oidcPayloads.type, 'Session'),
+              sql`${schema.oidcPayloads.payload}->>'accountId' = ${account.id}`,
+            ),
+          )
+      ).length;
+    const grantsOfAccount = async () =>
+      db
+        .select({ id: schema.oidcPayloads.id })
+        .from(schema.oidcPayloads)
+        .where(
+          and(eq(schema.oidcPayloads.type, 'Grant'), sql`${schema.oidcPayloads.payload}->>'accountId' = ${account.id}`),
+        );
+
+    // Another device: signed in to the console client, with tokens (a refresh token too: offline_access).
+    const other = new Browser(running.baseUrl);
+    const otherRequest = await authorizationRequest({ scope: 'openid offline_access', prompt: 'consent' });
+    const otherPage = await other.navigate(otherRequest.url);
+    const otherForm = readForm(otherPage.html, 'sign-in-form');
+    const otherSignedIn = await other.navigate(otherForm.action, {
+      form: { csrf: otherForm.csrf, login: 'hedy', password: PASSWORD },
+    });
+    const otherTokens = await exchange(otherRequest, otherSignedIn.external!);
+    expect(otherTokens.refresh_token).toEqual(expect.any(String));
+    // An authorization code issued to the other device and not yet redeemed.
+    const pending = await authorizationRequest();
+    const pendingCode = await other.navigate(pending.url);
+    expect(pendingCode.external).toMatch(/\?code=/);
+    expect((await other.navigate('/account')).html).toContain('id="account-identity"');
+
+    // This device: signs in at the account center and uses the console too.
+    const current = new Browser(running.baseUrl);
+    const login = await current.navigate('/account/password');
+    const form = readForm(login.html, 'sign-in-form');
+    const back = await current.navigate(form.action, { form: { csrf: form.csrf, login: 'hedy', password: PASSWORD } });
+    expect((await current.navigate((await authorizationRequest()).url)).external).toMatch(/\?code=/);
+    expect(await countSessions()).toBe(2);
+    expect((await grantsOfAccount()).length).toBeGreaterThanOrEqual(2);
+    const tokensBefore = logoutTokens.length;
+
+    const pw = readForm(back.html, 'change-password-form');
+    const changed = await current.navigate(pw.action, {
+      form: { csrf: pw.csrf, currentPassword: PASSWORD, newPassword: 'New-Secret9', confirmPassword: 'New-Secret9' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.html).toContain('You have been signed out on your other devices');
+
+    // The other device's account-center session is gone; this one stays.
+    expect(await countSessions()).toBe(1);
+    expect((await other.navigate('/account')).html).toContain('id="sign-in-form"');
+    expect((await current.navigate('/account')).html).toContain('id="account-identity"');
+    // Grants revoked: no grant left, the tokens and the pending code issued under them no longer work.
+    expect(await grantsOfAccount()).toEqual([]);
+    await expect(oidc.fetchUserInfo(config, otherTokens.access_token, account.id)).rejects.toThrow();
+    await expect(oidc.refreshTokenGrant(config, otherTokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await expect(exchange(pending, pendingCode.external!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // OpenID Connect Back-Channel Logout 1.0: the console client got one valid logout token for the account.
+    const sent = logoutTokens.slice(tokensBefore);
+    expect(sent).toHaveLength(1);
+    const keys = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!));
+    const { payload } = await jwtVerify(sent[0]!, keys, { issuer: running.baseUrl, audience: RP.clientId });
+    expect(decodeProtectedHeader(sent[0]!).typ).toBe('logout+jwt');
+    expect(payload).toMatchObject({
+      sub: account.id,
+      events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+      jti: expect.any(String),
+    });
+    expect(payload).not.toHaveProperty('nonce');
+  });
+
   it('creates an organization from /organizations/new and follows only allowed return_to origins', async () => {
     const browser = new Browser(running.baseUrl);
     await signIn(browser, 'ada', PASSWORD);
@@ -287,7 +398,12 @@ describe.each(databaseKinds)('account center on %s', (kind) => {
     expect(confirm.html).toContain('id="sign-out-confirm"');
     const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(confirm.html)?.[1];
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.html)?.[1];
+    const tokensBefore = logoutTokens.length;
     const out = await browser.navigate(action!, { form: { xsrf: xsrf!, logout: 'yes' } });
+    // The console signed in through this session: it gets a back-channel logout token for the account.
+    const ada = await findAccountByEmail(database.handle.db, 'ada@example.com');
+    const sent = logoutTokens.slice(tokensBefore).map((token) => decodeJwt(token));
+    expect(sent).toEqual([expect.objectContaining({ sub: ada!.id, aud: RP.clientId })]);
     expect(out.html).toContain('id="sign-in-again"');
     const after = await browser.navigate('/account');
     expect(after.html).toContain('id="sign-in-form"');

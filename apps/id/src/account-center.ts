@@ -35,6 +35,7 @@ import {
 import { FailureLimiter } from './http/rate-limit.ts';
 import { loadAccountCenterSecrets } from './oidc/keys.ts';
 import { createProvider, INTERNAL_CLIENT_ID, type RelyingPartyClient, SCOPES } from './oidc/provider.ts';
+import { endOtherSessions } from './oidc/sessions.ts';
 import { raw } from './views/html.ts';
 import { type Locale, localeFromAcceptLanguage, parseLocale, translator } from './views/i18n.ts';
 import {
@@ -196,6 +197,10 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
     },
   });
   provider.on('server_error', (_ctx, error) => logger.error({ err: errorInfo(error) }, 'oidc-provider server error'));
+  // Sign-out at the account center tells the clients of that session through back-channel logout too.
+  provider.on('backchannel.error', (_ctx, error, client) =>
+    logger.warn({ clientId: client.clientId, error: error.message }, 'back-channel logout failed'),
+  );
   const providerCallback = provider.callback();
 
   async function interactionFor(req: IncomingMessage, res: ServerResponse, uid: string) {
@@ -542,7 +547,14 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
         throw error;
       }
       accountLimiter.reset(key);
-      logger.info({ accountId: account.id }, 'password changed');
+      // OWASP ASVS 3.3: a new password ends the account's other sessions, here and at the clients.
+      const ended = await endOtherSessions(provider, db, {
+        accountId: account.id,
+        keepSessionUid: sessionUid,
+        clientIds: options.clients.map((c) => c.client_id),
+        log: (obj, msg) => logger.warn(obj, msg),
+      });
+      logger.info({ accountId: account.id, ...ended }, 'password changed; other sessions ended');
       if (returnTo) return redirect(res, returnTo);
       return render(200, {}, true);
     }

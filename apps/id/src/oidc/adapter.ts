@@ -1,5 +1,5 @@
 import { type Database, schema } from '@cp/db';
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
 const { oidcPayloads } = schema;
@@ -81,6 +81,60 @@ export class DatabaseAdapter implements Adapter {
       .delete(oidcPayloads)
       .where(and(eq(oidcPayloads.type, this.#type), eq(oidcPayloads.grantId, grantId)));
   }
+}
+
+/** Unexpired rows of one model (e.g. 'Session', 'Grant') that belong to an account (`payload.accountId`). */
+export async function findAccountPayloads(
+  db: Database,
+  type: string,
+  accountId: string,
+): Promise<Array<{ id: string; uid: string | null; payload: AdapterPayload }>> {
+  const rows = await db
+    .select({ id: oidcPayloads.id, uid: oidcPayloads.uid, payload: oidcPayloads.payload })
+    .from(oidcPayloads)
+    .where(
+      and(
+        eq(oidcPayloads.type, type),
+        sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`,
+        or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
+      ),
+    );
+  return rows.map((row) => ({ id: row.id, uid: row.uid, payload: row.payload as AdapterPayload }));
+}
+
+/** Deletes the account's sessions except the one with uid `keepUid`; answers the deleted rows' payloads. */
+export async function deleteOtherAccountSessions(
+  db: Database,
+  accountId: string,
+  keepUid: string,
+): Promise<AdapterPayload[]> {
+  const rows = await db
+    .delete(oidcPayloads)
+    .where(
+      and(
+        eq(oidcPayloads.type, 'Session'),
+        sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`,
+        or(isNull(oidcPayloads.uid), ne(oidcPayloads.uid, keepUid)),
+      ),
+    )
+    .returning({ payload: oidcPayloads.payload });
+  return rows.map((row) => row.payload as AdapterPayload);
+}
+
+/**
+ * Revokes grants: the Grant rows and every row issued under them (authorization codes, access and
+ * refresh tokens, whatever the model), in one statement.
+ */
+export async function deleteGrants(db: Database, grantIds: string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  await db
+    .delete(oidcPayloads)
+    .where(
+      or(
+        inArray(oidcPayloads.grantId, grantIds),
+        and(eq(oidcPayloads.type, 'Grant'), inArray(oidcPayloads.id, grantIds)),
+      ),
+    );
 }
 
 /** oidc-provider instantiates the adapter with `new Adapter(modelName)`: bind the database here. */

@@ -18,6 +18,11 @@ export interface RelyingPartyClient {
   client_secret: string;
   redirect_uris: string[];
   post_logout_redirect_uris?: string[];
+  /**
+   * OpenID Connect Back-Channel Logout 1.0 §2.2: where the provider POSTs a logout token when the
+   * account's sessions end (after a password change). Only `sub` is sent (no session required).
+   */
+  backchannel_logout_uri?: string;
   /** Defaults to client_secret_basic; oidc-provider accepts exactly one registered method per client. */
   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post';
 }
@@ -120,12 +125,28 @@ export function createProvider(options: {
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: c.token_endpoint_auth_method ?? 'client_secret_basic',
+        ...(c.backchannel_logout_uri
+          ? { backchannel_logout_uri: c.backchannel_logout_uri, backchannel_logout_session_required: false }
+          : {}),
       }),
     ),
     // The account center's own pages sign people in through the provider too (response_type=none: no
     // token is issued, the provider session is the result).
     internalClient,
   ];
+
+  // oidc-provider refuses outgoing requests to private and loopback addresses (SSRF protection). The
+  // only addresses it calls here are the back-channel logout URIs of our own configured clients, which
+  // are often on the same host or private network (the console's API): those origins are trusted.
+  const trustedOrigins = new Set(
+    options.clients.flatMap((c) => (c.backchannel_logout_uri ? [new URL(c.backchannel_logout_uri).origin] : [])),
+  );
+  const fetchTrusted: NonNullable<Configuration['fetch']> = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    if (!trustedOrigins.has(url.origin) || !init) return globalThis.fetch(input, init);
+    const { dispatcher: _ssrfGuard, ...rest } = init as RequestInit & { dispatcher?: unknown };
+    return globalThis.fetch(input, rest);
+  };
 
   const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, secure: options.cookieSecure };
   const configuration: Configuration = {
@@ -138,6 +159,7 @@ export function createProvider(options: {
       short: { ...cookieOptions, signed: true },
     },
     findAccount: findAccountIn(options.db),
+    fetch: fetchTrusted,
     loadExistingGrant: loadFirstPartyGrant,
     scopes: SCOPES,
     claims: {
@@ -162,6 +184,8 @@ export function createProvider(options: {
       },
       userinfo: { enabled: true },
       revocation: { enabled: true },
+      // OpenID Connect Back-Channel Logout 1.0: tells the console's API when the account's sessions end.
+      backchannelLogout: { enabled: true },
     },
     interactions: {
       policy: interactionPolicyWithCreate(),

@@ -58,7 +58,10 @@ export interface Running {
 }
 
 /** Starts an account center on a free port (port 0) of 127.0.0.1, issuer = that address. */
-export async function startAccountCenter(handle: DatabaseHandle): Promise<Running> {
+export async function startAccountCenter(
+  handle: DatabaseHandle,
+  options: { backchannelLogoutUri?: string } = {},
+): Promise<Running> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -75,6 +78,7 @@ export async function startAccountCenter(handle: DatabaseHandle): Promise<Runnin
         client_secret: RP.clientSecret,
         redirect_uris: [RP.redirectUri],
         post_logout_redirect_uris: [RP.postLogoutRedirectUri],
+        ...(options.backchannelLogoutUri ? { backchannel_logout_uri: options.backchannelLogoutUri } : {}),
       },
     ],
     allowedReturnOrigins: [RP.origin],

@@ -222,7 +222,7 @@ export function passwordPage(
   const { t } = page;
   const body = html`<h1>${t('passwordTitle')}</h1>
 <p class="subtitle">${t('passwordSubtitle')}</p>
-${alert('success', o.success ? t('passwordChanged') : undefined)}
+${alert('success', o.success ? `${t('passwordChanged')}${page.locale === 'ja' ? '' : ' '}${t('otherDevicesSignedOut')}` : undefined)}
 <form method="post" action="${o.action}" novalidate id="change-password-form">
 ${csrfField(o.csrf)}
 ${field(t, { name: 'currentPassword', label: t('currentPassword'), type: 'password', error: o.errors.currentPassword, autocomplete: 'current-password', maxlength: 256 })}

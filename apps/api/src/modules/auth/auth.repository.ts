@@ -1,7 +1,7 @@
 import { type Database, schema } from '@cp/db';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 
-const { authSessions, refreshTokens } = schema;
+const { authSessions, nonces, refreshTokens } = schema;
 
 export async function insertAuthSession(
   db: Database,
@@ -48,6 +48,30 @@ export async function revokeRefreshFamily(db: Database, familyId: string) {
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Revokes every live refresh-token family of a user; answers how many families were still live. */
+export async function revokeUserRefreshFamilies(db: Database, userId: string): Promise<number> {
+  const rows = await db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+    .returning({ familyId: refreshTokens.familyId });
+  return new Set(rows.map((r) => r.familyId)).size;
+}
+
+/**
+ * Remembers a logout token's identifier once (Back-Channel Logout 1.0 §2.6 step 8: reject replays).
+ * It reuses the single-use `nonces` table: the key is the hash of issuer and jti, kept until the token
+ * could no longer be accepted anyway. False when it was already seen.
+ */
+export async function recordLogoutTokenOnce(db: Database, keyHash: string, expiresAt: Date): Promise<boolean> {
+  const rows = await db
+    .insert(nonces)
+    .values({ nonceHash: keyHash, purpose: 'oidc-logout-token', expiresAt, consumedAt: new Date() })
+    .onConflictDoNothing({ target: nonces.nonceHash })
+    .returning({ hash: nonces.nonceHash });
+  return rows.length === 1;
 }
 
 /** A session (refresh family) is active while at least one of its tokens is unrevoked and unexpired. */

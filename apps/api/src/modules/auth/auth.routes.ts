@@ -11,6 +11,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import * as authService from './auth.service.ts';
 
+/** OpenID Connect Back-Channel Logout 1.0 §2.5: the provider POSTs the token form-encoded. */
+const zBackchannelLogoutRequest = z.object({ logout_token: z.string().min(1).max(8192) });
+
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps: authService.AuthDeps = {
     db: ctx.database.db,
@@ -63,6 +66,27 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => authService.refreshSession(deps, request.body.refresh_token),
+    );
+    app.post(
+      '/auth/backchannel-logout',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'OpenID Connect Back-Channel Logout: end the sessions of the user named in the logout token',
+          description:
+            "Called by the identity provider, not by browsers: register it as the console client's " +
+            "`backchannel_logout_uri`. The form field `logout_token` is verified with the provider's keys; every " +
+            'refresh-token family of the user is revoked, and their access tokens stop working at once.',
+          consumes: ['application/x-www-form-urlencoded'],
+          body: zBackchannelLogoutRequest,
+          response: { 200: z.null() },
+        },
+      },
+      async (request, reply) => {
+        await authService.backchannelLogout(deps, request.body.logout_token);
+        // §2.8: 200 OK, not cached.
+        return reply.status(200).header('cache-control', 'no-store').send(null);
+      },
     );
     app.post(
       '/auth/logout',

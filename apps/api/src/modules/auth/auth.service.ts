@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CompleteAuthRequest, StartAuthRequest, StartAuthResponse, TokenResponse } from '@cp/contracts';
 import type { Database } from '@cp/db';
+import { type JWTPayload, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { AppError } from '../../errors/app-error.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
@@ -12,6 +13,23 @@ import * as repository from './auth.repository.ts';
 import type { OidcClient } from './oidc-client.ts';
 
 const SIGN_IN_ATTEMPT_TTL_MS = 15 * 60 * 1000;
+const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** Logout tokens are meant for immediate delivery (oidc-provider gives them 2 minutes). */
+const LOGOUT_TOKEN_MAX_AGE_SECONDS = 5 * 60;
+const CLOCK_TOLERANCE_SECONDS = 30;
+/** Asymmetric algorithms only: the keys come from the provider's JWKS, never the client secret. */
+const LOGOUT_TOKEN_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
 
 export interface AuthDeps {
   db: Database;
@@ -163,6 +181,70 @@ export async function logout(deps: Pick<AuthDeps, 'db'>, input: { refreshToken?:
     const row = await repository.findRefreshTokenByHash(deps.db, sha256(input.refreshToken));
     if (row) await repository.revokeRefreshFamily(deps.db, row.familyId);
   }
+}
+
+/**
+ * OpenID Connect Back-Channel Logout 1.0 §2.6: validates a logout token from the identity provider and
+ * ends every session (refresh-token family) of the user it names. The provider sends one when the
+ * account's sessions end, e.g. after a password change. Access tokens stop working at once too: every
+ * call checks that its session is still active.
+ *
+ * The API does not record the provider's session ids (`sid`), so a token ends all the user's console
+ * sessions, and one that names only a `sid` cannot be acted on (refused, so the provider knows).
+ */
+export async function backchannelLogout(
+  deps: Pick<AuthDeps, 'db' | 'oidc' | 'logger'>,
+  logoutToken: string,
+): Promise<{ familiesRevoked: number }> {
+  const invalid = (detail: string, cause?: unknown) =>
+    new AppError('AUTH_LOGOUT_TOKEN_INVALID', { detail, ...(cause ? { cause } : {}) });
+  const { issuer, keys } = await deps.oidc.providerKeys();
+  let claims: JWTPayload;
+  try {
+    ({ payload: claims } = await jwtVerify(logoutToken, keys, {
+      issuer,
+      audience: deps.oidc.clientId,
+      algorithms: LOGOUT_TOKEN_ALGORITHMS,
+      requiredClaims: ['iat', 'jti'],
+      maxTokenAge: LOGOUT_TOKEN_MAX_AGE_SECONDS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    }));
+  } catch (cause) {
+    // The reason only: jose's claim errors carry the token's payload.
+    deps.logger.warn(
+      { reason: cause instanceof Error ? cause.message : 'invalid' },
+      'back-channel logout token refused',
+    );
+    throw invalid('The logout token is not valid.', cause);
+  }
+  const events = claims.events as Record<string, unknown> | undefined;
+  const event = events && typeof events === 'object' ? events[BACKCHANNEL_LOGOUT_EVENT] : undefined;
+  if (!event || typeof event !== 'object' || Array.isArray(event)) {
+    throw invalid('The logout token has no back-channel logout event.');
+  }
+  // §2.6 step 7: a nonce means an ID token is being passed off as a logout token.
+  if ('nonce' in claims) throw invalid('A logout token must not contain a nonce.');
+  const sub = typeof claims.sub === 'string' && claims.sub.length > 0 ? claims.sub : undefined;
+  const sid = typeof claims.sid === 'string' && claims.sid.length > 0 ? claims.sid : undefined;
+  if (!sub && !sid) throw invalid('The logout token names neither a subject nor a session.');
+  if (!sub) throw invalid('This endpoint needs the subject (sub) in the logout token.');
+  if (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > 256) {
+    throw invalid('The logout token has no usable identifier (jti).');
+  }
+  const iat = claims.iat ?? 0;
+  const acceptableUntil = Math.max(claims.exp ?? 0, iat + LOGOUT_TOKEN_MAX_AGE_SECONDS) + CLOCK_TOLERANCE_SECONDS;
+  const fresh = await repository.recordLogoutTokenOnce(
+    deps.db,
+    sha256(`${issuer}\n${claims.jti}`),
+    new Date(acceptableUntil * 1000),
+  );
+  if (!fresh) throw invalid('This logout token was already used.');
+
+  const user = await usersService.findUserByIdentity(deps.db, issuer, sub);
+  // An unknown subject has no session here: nothing to end, and the logout still succeeded (§2.8).
+  const familiesRevoked = user ? await repository.revokeUserRefreshFamilies(deps.db, user.id) : 0;
+  deps.logger.info({ userId: user?.id, familiesRevoked }, 'back-channel logout: sessions ended');
+  return { familiesRevoked };
 }
 
 export const isSessionActive = repository.isSessionActive;

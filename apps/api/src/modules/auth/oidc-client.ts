@@ -1,3 +1,4 @@
+import { createRemoteJWKSet } from 'jose';
 import * as oidc from 'openid-client';
 import { AppError } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -16,11 +17,32 @@ export interface OidcClientOptions {
 export class OidcClient {
   #configuration: oidc.Configuration | undefined;
   #pending: Promise<oidc.Configuration> | undefined;
+  #jwks: { uri: string; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
 
   constructor(private readonly options: OidcClientOptions) {}
 
   get issuer() {
     return this.options.issuer;
+  }
+
+  get clientId() {
+    return this.options.clientId;
+  }
+
+  /**
+   * The provider's signing keys (its discovered `jwks_uri`), to verify tokens it sends on its own, such
+   * as back-channel logout tokens. jose caches the set and refetches it when an unknown key id appears
+   * (key rotation), at most every 30 s.
+   */
+  async providerKeys(): Promise<{ issuer: string; keys: ReturnType<typeof createRemoteJWKSet> }> {
+    const metadata = (await this.configuration()).serverMetadata();
+    if (!metadata.jwks_uri) {
+      throw new AppError('AUTH_PROVIDER_ERROR', { detail: 'The identity provider publishes no signing keys.' });
+    }
+    if (this.#jwks?.uri !== metadata.jwks_uri) {
+      this.#jwks = { uri: metadata.jwks_uri, keys: createRemoteJWKSet(new URL(metadata.jwks_uri)) };
+    }
+    return { issuer: metadata.issuer, keys: this.#jwks.keys };
   }
 
   async configuration(): Promise<oidc.Configuration> {

@@ -17,6 +17,11 @@ export function upsertUserFromIdentity(db: Database, identity: ProviderIdentity)
   return repository.upsertUserFromIdentity(db, identity);
 }
 
+/** The user signed in through this provider account (issuer + subject), if any. */
+export function findUserByIdentity(db: Database, issuer: string, subject: string) {
+  return repository.findUserByIdentity(db, issuer, subject);
+}
+
 export async function getUser(db: Database, userId: string) {
   const row = await repository.findUserById(db, userId);
   if (!row) throw new AppError('USER_NOT_FOUND');
