@@ -1,20 +1,14 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/index.ts';
 import { LanguageSelect } from './language-select.tsx';
 
 afterEach(async () => {
-  await i18n.changeLanguage('en');
+  i18n.changeLanguage('en');
 });
 
-const renderSelect = (props: Parameters<typeof LanguageSelect>[0] = {}) =>
-  render(
-    <I18nextProvider i18n={i18n}>
-      <LanguageSelect {...props} />
-    </I18nextProvider>,
-  );
+const renderSelect = (props: Parameters<typeof LanguageSelect>[0] = {}) => render(<LanguageSelect {...props} />);
 
 describe('LanguageSelect', () => {
   it('is a labelled native select listing each language in its own name', () => {

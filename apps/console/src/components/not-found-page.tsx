@@ -2,8 +2,8 @@ import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../i18n/index.ts';
 
 export function NotFoundPage() {
   const { t } = useTranslation();

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 
 /** sessionStorage flag: the 500 page reloads the app once per browser session before showing itself. */
 export const ERROR_RELOAD_FLAG = 'error_reloaded';

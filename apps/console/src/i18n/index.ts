@@ -1,5 +1,3 @@
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import {
   applyDocumentLanguage,
   DEFAULT_LANGUAGE,
@@ -9,6 +7,8 @@ import {
   toSupportedLanguage,
 } from './detect-language.ts';
 import { loadMessages, type MessagePart } from './messages.ts';
+import { bindTranslator } from './react.tsx';
+import { createTranslator } from './translator.ts';
 
 function readStored(): string | null {
   try {
@@ -34,15 +34,9 @@ const initialLanguage = detectLanguage({
 // A valid ?lang= becomes the stored choice, so it survives the sign-in round trip.
 if (toSupportedLanguage(new URLSearchParams(window.location.search).get('lang'))) persist(initialLanguage);
 
-export const i18n = i18next.createInstance();
 // Messages are added per language as they are downloaded (`loadLanguage`); none is bundled up front.
-void i18n.use(initReactI18next).init({
-  resources: {},
-  lng: initialLanguage,
-  fallbackLng: DEFAULT_LANGUAGE,
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+export const i18n = createTranslator({ language: initialLanguage, fallbackLanguage: DEFAULT_LANGUAGE });
+export const { useTranslation, Trans } = bindTranslator(i18n);
 
 const loadedParts = new Set<string>();
 /** Set once a signed-in screen is about to show: from then on every language comes with the workspace's messages. */
@@ -51,7 +45,7 @@ let withWorkspace = false;
 async function loadPart(language: SupportedLanguage, part: MessagePart): Promise<void> {
   const key = `${part}:${language}`;
   if (loadedParts.has(key)) return;
-  i18n.addResourceBundle(language, 'translation', await loadMessages(language, part), true, true);
+  i18n.addResourceBundle(language, await loadMessages(language, part));
   loadedParts.add(key);
 }
 
@@ -97,8 +91,9 @@ export async function changeLanguage(value: string): Promise<void> {
   if (!language) return;
   await loadLanguage(language);
   persist(language);
-  await i18n.changeLanguage(language);
+  i18n.changeLanguage(language);
   applyDocumentLanguage(language, document, i18n.t('app.name'));
 }
 
 export { SUPPORTED_LANGUAGES, type SupportedLanguage } from './detect-language.ts';
+export type { TFunction, TranslateOptions, Translator } from './translator.ts';

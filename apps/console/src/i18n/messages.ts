@@ -31,7 +31,8 @@ export async function loadMessages(language: SupportedLanguage, part: MessagePar
   return (await bundles[part][language]()).messages;
 }
 
-function merge(target: MessageTree, source: MessageTree): MessageTree {
+/** Deep-merges `source` into `target` (copying its subtrees) and returns `target`. */
+export function merge(target: MessageTree, source: MessageTree): MessageTree {
   for (const [key, value] of Object.entries(source)) {
     const existing = target[key];
     if (typeof value === 'object' && typeof existing === 'object') merge(existing, value);

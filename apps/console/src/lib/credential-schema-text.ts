@@ -1,5 +1,5 @@
 import type { CredentialSchema } from '@cp/contracts';
-import type { i18n as I18n } from 'i18next';
+import type { Translator } from '../i18n/index.ts';
 
 const PLATFORM_SLUGS = new Set(['kyc', 'educational-certificate', 'work-certificate']);
 
@@ -15,7 +15,7 @@ type CredentialSchemaTextSource = Pick<CredentialSchema, 'name'> &
  * stored in English; the console shows their name and description in the user's language. An organization's own
  * schemas are shown as written.
  */
-export function credentialSchemaText(schema: CredentialSchemaTextSource, i18n: I18n) {
+export function credentialSchemaText(schema: CredentialSchemaTextSource, i18n: Translator) {
   const isPlatform = schema.deleteable === false && schema.slug !== undefined && PLATFORM_SLUGS.has(schema.slug);
   if (!isPlatform) return { name: schema.name, description: schema.description ?? null };
   const key = `platformSchemas.${schema.slug}`;

@@ -3,9 +3,7 @@ import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { LoadingIndicator } from '../../components/loading-indicator.tsx';
-import { i18n } from '../../i18n/index.ts';
 import { notificationStore } from '../../lib/notifications.ts';
 import { IdentityProvider } from './identity-provider.tsx';
 
@@ -41,17 +39,15 @@ function LazyNotificationCenter() {
 
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
-    <I18nextProvider i18n={i18n}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        <QueryClientProvider client={queryClient}>
-          <IdentityProvider>
-            <LoadingIndicator />
-            {children}
-            <LazyNotificationCenter />
-          </IdentityProvider>
-        </QueryClientProvider>
-      </ThemeProvider>
-    </I18nextProvider>
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <QueryClientProvider client={queryClient}>
+        <IdentityProvider>
+          <LoadingIndicator />
+          {children}
+          <LazyNotificationCenter />
+        </IdentityProvider>
+      </QueryClientProvider>
+    </ThemeProvider>
   );
 }

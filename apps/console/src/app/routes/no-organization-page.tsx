@@ -4,12 +4,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { CreateOrganizationForm } from '../../features/organizations/components/create-organization-form.tsx';
 import { useUserProfile } from '../../features/users/api/get-user-profile.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { usePublicConfig, withReturnTo } from '../../lib/public-config.ts';
 
 /** Signed in without any organization: create one at the account center, or here when there is none. */

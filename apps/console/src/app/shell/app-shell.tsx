@@ -7,9 +7,9 @@ import { useTheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { SideMenu } from './side-menu.tsx';
 
 const SIDEBAR_WIDTH = 280;

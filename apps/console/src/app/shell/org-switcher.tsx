@@ -12,8 +12,8 @@ import MenuList from '@mui/material/MenuList';
 import Popover from '@mui/material/Popover';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useTranslation } from '../../i18n/index.ts';
 import { useIdentity } from '../../lib/identity-context.ts';
 import { usePublicConfig, withReturnTo } from '../../lib/public-config.ts';
 

@@ -5,9 +5,9 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
 import { BrandLogo, BrandMark } from '../../../components/brand-logo.tsx';
 import { LanguageSelect } from '../../../components/language-select.tsx';
+import { Trans, useTranslation } from '../../../i18n/index.ts';
 import { usePublicConfig } from '../../../lib/public-config.ts';
 import { useStartAuth } from '../api/start-auth.ts';
 

@@ -5,8 +5,8 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from '../../../i18n/index.ts';
 import { completeAuth } from '../api/complete-auth.ts';
 import { startAuth } from '../api/start-auth.ts';
 

@@ -1,8 +1,8 @@
 import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
 import CircularProgress from '@mui/material/CircularProgress';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { createVerificationIndividual, generateCustomerId } from '../api/create-verification-individual.ts';
 import { HolderPage } from './holder-page.tsx';

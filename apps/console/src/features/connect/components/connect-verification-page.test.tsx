@@ -224,7 +224,7 @@ describe('ConnectVerificationPage', { timeout: 30_000 }, () => {
       const t = i18n.getFixedT(language);
       for (const code of verificationCheckCodes as readonly VerificationCheckCode[]) {
         const key = `connect.verification.checks.${code}`;
-        expect(i18n.exists(key, { lng: language }), `${language} ${code}`).toBe(true);
+        expect(i18n.exists(key, language), `${language} ${code}`).toBe(true);
         expect(t(key)).not.toBe(key);
       }
     }

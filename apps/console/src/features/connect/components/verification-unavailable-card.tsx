@@ -1,5 +1,5 @@
 import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { StateCard } from './state-card.tsx';
 
 /** A verification link that cannot be used: unknown or malformed (NOT_FOUND), or the API failed (ERROR). */

@@ -3,10 +3,9 @@ import ArrowBackOutlined from '@mui/icons-material/ArrowBackOutlined';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Skeleton from '@mui/material/Skeleton';
-import type { i18n as I18n } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { type Translator, useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
@@ -19,7 +18,7 @@ import {
 } from './credential-schema-form.tsx';
 
 /** A duplicate starts from the original's attributes under a new name; the original stays as it is. */
-function duplicateValues(schema: CredentialSchema, i18n: I18n): CredentialSchemaFormValues {
+function duplicateValues(schema: CredentialSchema, i18n: Translator): CredentialSchemaFormValues {
   const text = credentialSchemaText(schema, i18n);
   return {
     name: i18n.t('credentialSchemas.form.copyOf', { name: text.name }).slice(0, CREDENTIAL_SCHEMA_NAME_MAX),

@@ -21,7 +21,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { PublishCredentialSchemaDialog } from './publish-credential-schema-dialog.tsx';
 
 export interface CredentialSchemaFormValues {

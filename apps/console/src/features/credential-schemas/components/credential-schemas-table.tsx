@@ -12,9 +12,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { type TFunction, useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 
 /** Hidden on phones: the name, the actions and the date are what matter there. */

@@ -1,7 +1,7 @@
 import type { CredentialSchema } from '@cp/contracts';
 import Alert from '@mui/material/Alert';
-import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 
 /** Confirms a deletion and says what it does not do: credentials already issued stay valid (spec §4). */
 export function DeleteCredentialSchemaDialog({

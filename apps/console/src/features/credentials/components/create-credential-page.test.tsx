@@ -49,7 +49,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
-  await i18n.changeLanguage('en');
+  i18n.changeLanguage('en');
 });
 
 const renderWizard = (entry = '/credentials/create', org = organization) =>
@@ -196,7 +196,7 @@ describe('CreateCredentialPage', { timeout: 60_000 }, () => {
   });
 
   it('sends the e-mail in the console language of the sender', async () => {
-    await i18n.changeLanguage('ja');
+    i18n.changeLanguage('ja');
     const { user, router } = renderWizard(`/credentials/create?schema=${typed.id}&step=2`);
     await user.type(await screen.findByTestId('credential-name'), 'ゴールド会員');
     await user.click(screen.getByTestId('recipient-add'));
@@ -212,7 +212,7 @@ describe('CreateCredentialPage', { timeout: 60_000 }, () => {
   });
 
   it("names the credential after a platform schema in the user's language by default", async () => {
-    await i18n.changeLanguage('ja');
+    i18n.changeLanguage('ja');
     const { user, router } = renderWizard(`/credentials/create?schema=${workCertificate.id}&step=2`);
     expect((await screen.findByTestId('credential-name')).getAttribute('placeholder')).toBe('在職証明書');
     await user.click(screen.getByTestId('recipient-add'));

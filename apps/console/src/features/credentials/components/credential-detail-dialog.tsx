@@ -8,7 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useCredential } from '../api/get-credential.ts';
 import { CredentialStatusChip } from './credential-status-chip.tsx';

@@ -1,6 +1,6 @@
 import type { CredentialStatus } from '@cp/contracts';
 import Chip from '@mui/material/Chip';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 
 type ChipColor = 'default' | 'info' | 'success' | 'error' | 'warning';
 

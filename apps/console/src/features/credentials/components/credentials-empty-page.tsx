@@ -1,9 +1,9 @@
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import Button from '@mui/material/Button';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 

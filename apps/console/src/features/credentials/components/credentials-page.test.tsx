@@ -143,7 +143,7 @@ describe('CredentialsPage', { timeout: 30_000 }, () => {
     });
     listed = [platform, own, older];
     schemaList = [workCertificate, membership];
-    await i18n.changeLanguage('ja');
+    i18n.changeLanguage('ja');
     try {
       const { user } = renderPage(`/credentials/${organization.id}?schema=${workCertificate.id}`);
       const table = await screen.findByTestId('credentials-table');
@@ -169,7 +169,7 @@ describe('CredentialsPage', { timeout: 30_000 }, () => {
       expect(detail.textContent).toContain('在職証明書');
       expect(detail.textContent).not.toContain('Work Certificate');
     } finally {
-      await i18n.changeLanguage('en');
+      i18n.changeLanguage('en');
     }
   });
 

@@ -17,7 +17,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { downloadImportTemplate } from '../api/download-import-template.ts';
 import { getCredentialImport } from '../api/get-credential-import.ts';

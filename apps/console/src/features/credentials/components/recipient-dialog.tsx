@@ -10,7 +10,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { type ClaimFormValue, emptyClaims, type RecipientDraft, recipientErrors } from './claim-form.ts';
 
 type Draft = Omit<RecipientDraft, 'key'>;

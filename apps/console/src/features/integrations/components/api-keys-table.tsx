@@ -9,8 +9,8 @@ import IconButton from '@mui/material/IconButton';
 import Pagination from '@mui/material/Pagination';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { ResponsiveTable, type ResponsiveTableColumn } from '../../../components/responsive-table.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard.ts';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
 

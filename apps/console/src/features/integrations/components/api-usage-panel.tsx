@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { CopyField } from './copy-field.tsx';
 import { curlExample, curlSchemasExample, SECRET_PLACEHOLDER } from './curl-example.ts';
 

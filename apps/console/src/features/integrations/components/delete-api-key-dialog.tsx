@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 
 /** Deleting needs confirmation: systems using the key stop working at once. */
 export function DeleteApiKeyDialog({

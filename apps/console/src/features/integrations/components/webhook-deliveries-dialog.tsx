@@ -21,7 +21,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { useWebhookDeliveries } from '../api/find-webhook-deliveries.ts';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
 import { WebhookDeliveryStatusChip } from './webhook-delivery-status-chip.tsx';

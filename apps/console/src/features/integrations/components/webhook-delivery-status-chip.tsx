@@ -1,6 +1,6 @@
 import type { WebhookDeliveryStatus } from '@cp/contracts';
 import Chip from '@mui/material/Chip';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 
 const colors = { PENDING: 'warning', SUCCEEDED: 'success', FAILED: 'error' } as const;
 

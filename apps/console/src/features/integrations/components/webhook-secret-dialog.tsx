@@ -8,7 +8,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '../../../i18n/index.ts';
 import { CopyField } from './copy-field.tsx';
 import { WEBHOOK_SIGNATURE_EXAMPLE } from './webhook-signature-example.ts';
 

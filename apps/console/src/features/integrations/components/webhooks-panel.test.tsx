@@ -189,6 +189,16 @@ describe('WebhooksPanel', () => {
     expect(help.textContent).toContain('webhook-id');
     expect(help.textContent).toContain('webhook-timestamp');
     expect(help.textContent).toContain('{id}.{timestamp}.{body}');
+    // The messages' <code> markup renders as code elements, not as text.
+    expect(Array.from(help.querySelectorAll('code'), (code) => code.textContent)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'v1,',
+      '{id}.{timestamp}.{body}',
+      'whsec_',
+    ]);
+    expect(help.textContent).not.toContain('<code>');
 
     await user.click(screen.getByTestId('webhook-secret-close'));
     await waitFor(() => expect(screen.queryByTestId('webhook-secret')).toBeNull());

@@ -8,8 +8,8 @@ import IconButton from '@mui/material/IconButton';
 import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useTranslation } from 'react-i18next';
 import { ResponsiveTable, type ResponsiveTableColumn } from '../../../components/responsive-table.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;

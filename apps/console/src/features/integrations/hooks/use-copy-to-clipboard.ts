@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 
 /** Copies a value and says so; where the clipboard is refused (insecure origin), the value is shown instead. */

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 
 /** Dates and times in the user's language (e.g. "Nov 22, 2026, 1:52 AM" / "2026/11/22 1:52"). */
 export function useFormatDateTime() {

@@ -9,8 +9,8 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { FileUploader, UPLOAD_MAX_BYTES } from '../../../components/file-uploader.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { usePublicConfig } from '../../../lib/public-config.ts';
 
 /** An application carries at most five documents (POST kyb/{orgId}). */

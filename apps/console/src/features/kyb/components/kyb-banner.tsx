@@ -5,7 +5,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { useKybApplication } from '../api/get-kyb-application.ts';
 import { KybApplyDialog } from './kyb-apply-dialog.tsx';
 

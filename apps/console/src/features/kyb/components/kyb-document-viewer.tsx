@@ -12,8 +12,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { fetchMediaBlob, formatSize } from '../../../components/file-uploader.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 
 /**
  * One private KYB document: read with the reviewer's credentials into an object URL (an <img> or a new tab

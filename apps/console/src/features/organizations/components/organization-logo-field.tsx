@@ -4,8 +4,8 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { FileUploader, UPLOAD_MAX_BYTES, uploadMedia } from '../../../components/file-uploader.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { useUpdateOrganization } from '../api/update-organization.ts';
 

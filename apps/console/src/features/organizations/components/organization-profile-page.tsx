@@ -14,9 +14,9 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
 // The KYB state belongs on this page too (spec §4); the banner is the kyb feature's one component.

@@ -1,7 +1,7 @@
 import type { UserProfile } from '@cp/contracts';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { FileUploader, UPLOAD_MAX_BYTES, uploadMedia } from '../../../components/file-uploader.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { useUpdateUserProfile } from '../api/update-user-profile.ts';
 

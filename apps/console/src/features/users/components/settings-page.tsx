@@ -10,9 +10,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '../../../components/language-select.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { usePublicConfig, withReturnTo } from '../../../lib/public-config.ts';
 import { useUserProfile } from '../api/get-user-profile.ts';
@@ -53,7 +53,7 @@ function Section({ title, description, children }: { title: string; description:
 
 /** /settings: personal profile, language and password (spec §1, §2). */
 export function SettingsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const profile = useUserProfile();
   const config = usePublicConfig();
   const passwordUrl = config.data?.password_change_url;
@@ -75,7 +75,8 @@ export function SettingsPage() {
           <LanguageSelect
             testId="settings-language"
             size="medium"
-            onChanged={() => notify({ severity: 'success', title: t('settings.languageSaved') })}
+            // In the language just chosen: this render's `t` is still the previous language's.
+            onChanged={() => notify({ severity: 'success', title: i18n.t('settings.languageSaved') })}
           />
         </Section>
         {passwordUrl && (

@@ -1,5 +1,5 @@
 import type { VerificationCheck, VerificationOperator } from '@cp/contracts';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../i18n/index.ts';
 
 /** A rule in words: "age must be greater than 18". */
 export function describeRule(

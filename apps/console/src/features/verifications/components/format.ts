@@ -1,5 +1,5 @@
 import type { Verification } from '@cp/contracts';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../../i18n/index.ts';
 
 /** The holder link as shared: the API may answer it relative to the console (`/connect/redirect/{id}`). */
 export function absoluteLink(link: string): string {

@@ -236,7 +236,7 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
   it("names platform schemas in the user's language, the edited verification's own schema too (ja)", async () => {
     // The edited verification asks for a platform schema the loaded schema list does not hold.
     releaseVerification(verification(existing.id, { schema: workCertificateReference, attributes: [] }));
-    await i18n.changeLanguage('ja');
+    i18n.changeLanguage('ja');
     try {
       renderForm(`/verifications/edit/${existing.id}`);
       const select = (await screen.findByTestId('verification-schema')) as HTMLSelectElement;
@@ -247,7 +247,7 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
       expect(within(select).queryByRole('option', { name: 'Work Certificate' })).toBeNull();
       expect(screen.getByTestId('verification-form').textContent).toContain('「在職証明書」の資格情報を求める');
     } finally {
-      await i18n.changeLanguage('en');
+      i18n.changeLanguage('en');
     }
   });
 

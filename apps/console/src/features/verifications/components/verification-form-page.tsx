@@ -6,10 +6,9 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import type { i18n as I18n } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { type Translator, useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
@@ -24,7 +23,7 @@ import {
   verificationFormValues,
 } from './verification-form-values.ts';
 
-function schemaOption(schema: CredentialSchema, i18n: I18n): VerificationSchemaOption {
+function schemaOption(schema: CredentialSchema, i18n: Translator): VerificationSchemaOption {
   return {
     id: schema.id,
     name: credentialSchemaText(schema, i18n).name,
@@ -35,7 +34,7 @@ function schemaOption(schema: CredentialSchema, i18n: I18n): VerificationSchemaO
 }
 
 /** The schemas to choose from; the edited verification's own schema is always among them. */
-function schemaOptions(schemas: CredentialSchema[], verification: Verification | undefined, i18n: I18n) {
+function schemaOptions(schemas: CredentialSchema[], verification: Verification | undefined, i18n: Translator) {
   const options = schemas.map((schema) => schemaOption(schema, i18n));
   if (verification && !options.some((option) => option.id === verification.schema.id)) {
     const { id, attributes } = verification.schema;

@@ -28,7 +28,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { describeRule } from './check-messages.ts';
 import { ruleValueError, ruleValueErrorFromServer } from './rule-value.ts';

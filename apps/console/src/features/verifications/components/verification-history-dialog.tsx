@@ -15,7 +15,7 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { useVerificationIndividuals } from '../api/find-verification-individuals.ts';
 import { describeFailedCheck } from './check-messages.ts';
 import { formatDateTime } from './format.ts';

@@ -10,7 +10,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
 import { useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 import { absoluteLink } from './format.ts';
 
 /** The holder link as a QR code, to show on a screen or print; the link itself to copy or open. */

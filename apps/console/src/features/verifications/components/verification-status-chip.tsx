@@ -1,6 +1,6 @@
 import type { IndividualStatus, Verification } from '@cp/contracts';
 import Chip, { type ChipProps } from '@mui/material/Chip';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/index.ts';
 
 const individualColors: Record<IndividualStatus, ChipProps['color']> = {
   CREATED: 'default',

@@ -81,7 +81,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
-  await i18n.changeLanguage('en');
+  i18n.changeLanguage('en');
 });
 
 const renderPage = (entry = '/verifications') =>
@@ -125,7 +125,7 @@ describe('VerificationsPage', { timeout: 30_000 }, () => {
       schema: { id: workCertificateReference.id, name: 'Work Certificate', attributes: [] },
     });
     lists.MULTI = [platform, own, older];
-    await i18n.changeLanguage('ja');
+    i18n.changeLanguage('ja');
     try {
       for (const layout of ['phone', 'desktop']) {
         if (layout === 'desktop') {
@@ -290,7 +290,7 @@ describe('VerificationsPage', { timeout: 30_000 }, () => {
     expect(within(verified).queryByTestId('individual-failures-88888888-8888-4888-8888-888888888888')).toBeNull();
 
     // In the user's language.
-    await i18n.changeLanguage('ja');
+    i18n.changeLanguage('ja');
     await waitFor(() =>
       expect(within(reasons).getAllByRole('listitem')[1]?.textContent).toBe(
         'age は 18 より大きい必要があります（提示された値: 17）',
