@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CreateCredentialSchemaRequest } from '@cp/contracts';
-import { type DatabaseHandle, openDatabase, schema } from '@cp/db';
+import { type DatabaseHandle, openDatabase, pgliteExtensions, schema } from '@cp/db';
 import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +25,9 @@ export async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const template = inject('pgliteTemplate');
-    const pglite = template ? new PGlite({ loadDataDir: new Blob([readFileSync(template)]) }) : new PGlite();
+    const pglite = template
+      ? new PGlite({ loadDataDir: new Blob([readFileSync(template)]), extensions: pgliteExtensions })
+      : new PGlite({ extensions: pgliteExtensions });
     const handle = await openDatabase({ pglite });
     return { handle, drop: () => handle.close() };
   }

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -30,6 +31,12 @@ export interface DatabaseHandle {
   /** Present on PostgreSQL: the connection pool (advisory locks need one session). */
   pool?: pg.Pool;
 }
+
+/**
+ * Extensions the migrations create (pg_trgm: the credential search index), which PGlite must load
+ * itself: pass these to every `new PGlite(…)`, including one restored from a dump.
+ */
+export const pgliteExtensions = { pg_trgm };
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
@@ -72,7 +79,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     };
   }
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-  const client = options.pglite ?? (options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite());
+  const client =
+    options.pglite ??
+    (options.pgliteDir
+      ? new PGlite(options.pgliteDir, { extensions: pgliteExtensions })
+      : new PGlite({ extensions: pgliteExtensions }));
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {

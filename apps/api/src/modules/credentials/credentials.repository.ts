@@ -1,7 +1,7 @@
 import { type Database, schema } from '@cp/db';
-import { and, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 
-const { credentials, credentialOffers, statusLists } = schema;
+const { credentials, credentialCounts, credentialOffers, statusLists } = schema;
 export type CredentialRow = typeof credentials.$inferSelect;
 export type CredentialOfferRow = typeof credentialOffers.$inferSelect;
 
@@ -75,13 +75,41 @@ export interface CredentialFilters {
   search?: string | undefined;
 }
 
-/**
- * The latest offer's expiry per credential, for the EXPIRED status and `expired_at`. Written with
- * explicit aliases: inside a subquery an unqualified "id" would bind to the offers table.
- */
-const latestOfferExpiry = sql<
-  Date | string | null
->`(select max(co.expires_at) from credential_offers co where co.credential_id = "credentials"."id")`;
+/** How many redundant counter rows (beyond one per key) a list request tolerates before compacting them. */
+const REDUNDANT_COUNTER_ROWS_BEFORE_COMPACTION = 100;
+
+/** The list's WHERE clause. `now` is the one instant a request uses for EXPIRED in its page and its total. */
+function listConditions(organizationId: string, filters: CredentialFilters, now: Date): SQL[] {
+  const conditions: SQL[] = [eq(credentials.organizationId, organizationId), isNull(credentials.deletedAt)];
+  if (filters.schemaId) conditions.push(eq(credentials.schemaId, filters.schemaId));
+  if (filters.search) {
+    const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(
+      // search_text (trigram-indexed) joins the lower-cased fields with U+001F, so it matches exactly when
+      // one field does, unless the term itself holds that character: then the fields one by one (no index).
+      filters.search.includes('\u001f')
+        ? (or(
+            ilike(credentials.recipientEmail, pattern),
+            ilike(credentials.recipientFirstName, pattern),
+            ilike(credentials.recipientLastName, pattern),
+            ilike(sql`${credentials.recipientFirstName} || ' ' || ${credentials.recipientLastName}`, pattern),
+            ilike(credentials.name, pattern),
+          ) as SQL)
+        : sql`${credentials.searchText} like lower(${pattern})`,
+    );
+  }
+  if (filters.status === 'EXPIRED') {
+    conditions.push(eq(credentials.status, 'ISSUED'), lte(credentials.offerExpiresAt, now));
+  } else if (filters.status === 'ISSUED') {
+    conditions.push(
+      eq(credentials.status, 'ISSUED'),
+      or(isNull(credentials.offerExpiresAt), gt(credentials.offerExpiresAt, now)) as SQL,
+    );
+  } else if (filters.status) {
+    conditions.push(eq(credentials.status, filters.status));
+  }
+  return conditions;
+}
 
 export async function findCredentials(
   db: Database,
@@ -89,37 +117,135 @@ export async function findCredentials(
   filters: CredentialFilters,
   page: { offset: number; limit: number },
 ) {
-  const conditions: SQL[] = [eq(credentials.organizationId, organizationId), isNull(credentials.deletedAt)];
-  if (filters.schemaId) conditions.push(eq(credentials.schemaId, filters.schemaId));
-  if (filters.search) {
-    const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(
-      or(
-        ilike(credentials.recipientEmail, pattern),
-        ilike(credentials.recipientFirstName, pattern),
-        ilike(credentials.recipientLastName, pattern),
-        ilike(sql`${credentials.recipientFirstName} || ' ' || ${credentials.recipientLastName}`, pattern),
-        ilike(credentials.name, pattern),
-      ) as SQL,
-    );
-  }
-  if (filters.status === 'EXPIRED') {
-    conditions.push(eq(credentials.status, 'ISSUED'), sql`${latestOfferExpiry} <= now()`);
-  } else if (filters.status === 'ISSUED') {
-    conditions.push(eq(credentials.status, 'ISSUED'), sql`coalesce(${latestOfferExpiry} > now(), true)`);
-  } else if (filters.status) {
-    conditions.push(eq(credentials.status, filters.status));
-  }
-  const where = and(...conditions);
-  const rows = await db
-    .select({ credential: credentials, offerExpiresAt: latestOfferExpiry })
+  const now = new Date();
+  const where = and(...listConditions(organizationId, filters, now));
+  if (filters.search) return findCredentialsBySearch(db, organizationId, where, page);
+  // The page's ids first, from the index alone (a deep offset walks index entries, not rows), then
+  // only those rows.
+  const pageIds = db
+    .select({ id: credentials.id })
     .from(credentials)
     .where(where)
     .orderBy(desc(credentials.createdAt), desc(credentials.id))
     .offset(page.offset)
-    .limit(page.limit);
-  const [total] = await db.select({ value: count() }).from(credentials).where(where);
-  return { rows, total: total?.value ?? 0 };
+    .limit(page.limit)
+    .as('page_ids');
+  const rows = await db
+    .select({ credential: credentials, offerExpiresAt: credentials.offerExpiresAt })
+    .from(credentials)
+    .innerJoin(pageIds, eq(credentials.id, pageIds.id))
+    .where(eq(credentials.organizationId, organizationId))
+    .orderBy(desc(credentials.createdAt), desc(credentials.id));
+  return { rows, total: await countCredentials(db, organizationId, filters, now) };
+}
+
+/**
+ * With a search term the total has to be counted on the matches: one trigram index scan finds them all,
+ * and the same statement answers their number and the page's ids (the two would otherwise scan twice).
+ */
+async function findCredentialsBySearch(
+  db: Database,
+  organizationId: string,
+  where: SQL | undefined,
+  page: { offset: number; limit: number },
+) {
+  const result = await db.execute(sql`
+    with matches as materialized (
+      select ${credentials.id} as id, ${credentials.createdAt} as created_at from ${credentials} where ${where}
+    )
+    select (select count(*) from matches)::int as total,
+      coalesce((select json_agg(p.id) from (select id from matches order by created_at desc, id desc
+        limit ${page.limit} offset ${page.offset}) p), '[]'::json) as ids`);
+  const [summary] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    total: number | string;
+    ids: string[] | string;
+  }[];
+  const ids = typeof summary?.ids === 'string' ? (JSON.parse(summary.ids) as string[]) : (summary?.ids ?? []);
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .select({ credential: credentials, offerExpiresAt: credentials.offerExpiresAt })
+          .from(credentials)
+          .where(and(eq(credentials.organizationId, organizationId), inArray(credentials.id, ids)))
+          .orderBy(desc(credentials.createdAt), desc(credentials.id));
+  return { rows, total: Number(summary?.total ?? 0) };
+}
+
+/**
+ * The exact number of credentials the list's filters (no search term) match, summed from the
+ * organization's counters (credential_counts, kept by triggers), plus, for ISSUED/EXPIRED, an index count
+ * of the credentials whose offer expires earlier in the current hour.
+ */
+async function countCredentials(
+  db: Database,
+  organizationId: string,
+  filters: CredentialFilters,
+  now: Date,
+): Promise<number> {
+  const counterConditions: SQL[] = [eq(credentialCounts.organizationId, organizationId)];
+  if (filters.schemaId) counterConditions.push(eq(credentialCounts.schemaId, filters.schemaId));
+  const nowHour = sql`credential_expiry_hour(${now.toISOString()}::timestamptz)`;
+  const status = filters.status;
+  let summed = sql<number>`coalesce(sum(${credentialCounts.delta}), 0)`;
+  if (status === 'EXPIRED' || status === 'ISSUED') {
+    counterConditions.push(eq(credentialCounts.status, 'ISSUED'));
+    // ISSUED credentials whose offer expires in an hour already past are all EXPIRED.
+    const pastHours = sql<number>`coalesce(sum(${credentialCounts.delta}) filter (where ${credentialCounts.expiryHour} < ${nowHour}), 0)`;
+    const thisHourConditions: SQL[] = [
+      eq(credentials.organizationId, organizationId),
+      isNull(credentials.deletedAt),
+      eq(credentials.status, 'ISSUED'),
+      sql`${credentials.offerExpiresAt} >= ${nowHour}`,
+      lte(credentials.offerExpiresAt, now),
+    ];
+    if (filters.schemaId) thisHourConditions.push(eq(credentials.schemaId, filters.schemaId));
+    const thisHour = sql<number>`(${db
+      .select({ value: count() })
+      .from(credentials)
+      .where(and(...thisHourConditions))})`;
+    const expired = sql`(${pastHours} + ${thisHour})`;
+    summed = status === 'EXPIRED' ? sql<number>`${expired}` : sql<number>`${summed} - ${expired}`;
+  } else if (status) {
+    counterConditions.push(eq(credentialCounts.status, status));
+  }
+  const [row] = await db
+    .select({
+      value: sql<string>`${summed}`,
+      rows: count(),
+      // What compaction would leave: one row per schema, status and future hour (past hours fold into one).
+      keys: sql<number>`count(distinct row(${credentialCounts.schemaId}, ${credentialCounts.status},
+        case when ${credentialCounts.expiryHour} < ${nowHour} then '-infinity'::timestamptz else ${credentialCounts.expiryHour} end))`.mapWith(
+        Number,
+      ),
+    })
+    .from(credentialCounts)
+    .where(and(...counterConditions));
+  if (row && row.rows - row.keys > REDUNDANT_COUNTER_ROWS_BEFORE_COMPACTION) {
+    await compactCredentialCounts(db, organizationId);
+  }
+  return Number(row?.value ?? 0);
+}
+
+/**
+ * Folds an organization's counter deltas into one row per key, in one statement: concurrent writers keep
+ * inserting (their rows are not in this statement's snapshot), a concurrent compaction skips the rows this
+ * one deleted, and readers see either all the deltas or their sums. Hours already past fold into one
+ * ('-infinity'): they all count as EXPIRED from now on.
+ */
+export async function compactCredentialCounts(db: Database, organizationId: string) {
+  await db.execute(sql`
+    with moved as (
+      delete from credential_counts where organization_id = ${organizationId}
+      returning organization_id, schema_id, status, expiry_hour, delta
+    )
+    insert into credential_counts (organization_id, schema_id, status, expiry_hour, delta)
+    select organization_id, schema_id, status,
+      case when expiry_hour < credential_expiry_hour(now()) then '-infinity'::timestamptz else expiry_hour end,
+      sum(delta)
+    from moved
+    group by 1, 2, 3, 4
+    having sum(delta) <> 0`);
 }
 
 export async function findLatestOfferExpiry(db: Database, credentialId: string): Promise<Date | null> {
