@@ -360,6 +360,8 @@ describe.each(databaseKinds)('account center on %s', (kind) => {
       jti: expect.any(String),
     });
     expect(payload).not.toHaveProperty('nonce');
+    // Sub only: the console ends every session of the account, not only those of one provider session.
+    expect(payload).not.toHaveProperty('sid');
   });
 
   it('creates an organization from /organizations/new and follows only allowed return_to origins', async () => {
@@ -390,9 +392,19 @@ describe.each(databaseKinds)('account center on %s', (kind) => {
     expect(noCsrf.status).toBe(403);
   });
 
-  it('signs out through the provider end_session', async () => {
+  it('signs out through the provider end_session, telling the console which provider session ended (sid)', async () => {
     const browser = new Browser(running.baseUrl);
-    await signIn(browser, 'ada', PASSWORD);
+    const { request, result } = await signIn(browser, 'ada', PASSWORD);
+    // features.backchannelLogout + backchannel_logout_session_required: the console's ID token carries
+    // the provider session's sid, which the console's API records on its session.
+    const { sid } = (await exchange(request, result.external!)).claims()!;
+    expect(sid).toEqual(expect.any(String));
+    // Another sign-in through the same provider session gets the same sid; another device gets another.
+    const again = await authorizationRequest();
+    const againCode = await browser.navigate(again.url);
+    expect((await exchange(again, againCode.external!)).claims()!.sid).toBe(sid);
+    const elsewhere = await signIn(new Browser(running.baseUrl), 'ada', PASSWORD);
+    expect((await exchange(elsewhere.request, elsewhere.result.external!)).claims()!.sid).not.toBe(sid);
     expect((await browser.navigate('/account')).html).toContain('id="account-identity"');
     const confirm = await browser.navigate('/logout');
     expect(confirm.html).toContain('id="sign-out-confirm"');
@@ -400,10 +412,11 @@ describe.each(databaseKinds)('account center on %s', (kind) => {
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.html)?.[1];
     const tokensBefore = logoutTokens.length;
     const out = await browser.navigate(action!, { form: { xsrf: xsrf!, logout: 'yes' } });
-    // The console signed in through this session: it gets a back-channel logout token for the account.
+    // The console signed in through this session: it gets a back-channel logout token naming the account
+    // and this provider session only (Back-Channel Logout 1.0 §2.4), not the other device's.
     const ada = await findAccountByEmail(database.handle.db, 'ada@example.com');
     const sent = logoutTokens.slice(tokensBefore).map((token) => decodeJwt(token));
-    expect(sent).toEqual([expect.objectContaining({ sub: ada!.id, aud: RP.clientId })]);
+    expect(sent).toEqual([expect.objectContaining({ sub: ada!.id, sid, aud: RP.clientId })]);
     expect(out.html).toContain('id="sign-in-again"');
     const after = await browser.navigate('/account');
     expect(after.html).toContain('id="sign-in-form"');

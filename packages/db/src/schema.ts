@@ -112,8 +112,18 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * The identity provider's session id (the ID token's `sid` at sign-in; null when it sent none), kept by
+     * every token of the family: a back-channel logout token naming that sid ends only the families opened
+     * from that provider session.
+     */
+    providerSid: text('provider_sid'),
   },
-  (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+    index('refresh_tokens_provider_sid_idx').on(t.providerSid),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

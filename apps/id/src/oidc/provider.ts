@@ -20,7 +20,9 @@ export interface RelyingPartyClient {
   post_logout_redirect_uris?: string[];
   /**
    * OpenID Connect Back-Channel Logout 1.0 §2.2: where the provider POSTs a logout token when the
-   * account's sessions end (after a password change). Only `sub` is sent (no session required).
+   * account's sessions end. The client is registered with `backchannel_logout_session_required`, so its
+   * ID tokens carry the provider session's `sid` and a sign-out sends that `sid` (and `sub`): only the
+   * client sessions opened from that provider session end. A password change sends `sub` only (all).
    */
   backchannel_logout_uri?: string;
   /** Defaults to client_secret_basic; oidc-provider accepts exactly one registered method per client. */
@@ -126,7 +128,7 @@ export function createProvider(options: {
         response_types: ['code'],
         token_endpoint_auth_method: c.token_endpoint_auth_method ?? 'client_secret_basic',
         ...(c.backchannel_logout_uri
-          ? { backchannel_logout_uri: c.backchannel_logout_uri, backchannel_logout_session_required: false }
+          ? { backchannel_logout_uri: c.backchannel_logout_uri, backchannel_logout_session_required: true }
           : {}),
       }),
     ),

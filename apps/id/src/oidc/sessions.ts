@@ -13,7 +13,7 @@ export interface EndedSessions {
 }
 
 interface SessionAuthorizations {
-  authorizations?: Record<string, { sid?: string; grantId?: string }>;
+  authorizations?: Record<string, { grantId?: string }>;
 }
 
 /** `Client#backchannelLogout` exists in oidc-provider 9 but is missing from @types/oidc-provider. */
@@ -28,10 +28,13 @@ interface BackchannelClient {
  * of the account, revokes all its grants (codes, access and refresh tokens of every client) and sends
  * a Back-Channel Logout token to every registered client with a `backchannel_logout_uri`.
  *
- * Every client is told, not only those of the other sessions: a relying party's own session (the
- * console's refresh tokens, 30 days) can outlive the provider session (14 days) and its grant, so the
- * provider's records cannot list every client that still has a session. All clients are first-party
- * and a logout token names only the subject; a client that never saw the account ignores it.
+ * The token names only the subject (no `sid`), so the client ends all the account's sessions, including
+ * those opened from provider sessions that no longer exist: a relying party's own session (the console's
+ * refresh tokens, 30 days) can outlive the provider session (14 days) and its grant, so the provider's
+ * records cannot list the sids of every client session still open. For the same reason every client is
+ * told, not only those of the other sessions; all are first-party, and one that never saw the account
+ * ignores the token. (A sign-out, by contrast, goes through oidc-provider's end_session, which sends
+ * that provider session's `sid`: only the client sessions opened from it end.)
  */
 export async function endOtherSessions(
   provider: Provider,
@@ -49,14 +52,9 @@ export async function endOtherSessions(
   }
   await deleteGrants(db, [...grantIds]);
 
-  // One logout token per client. oidc-provider adds the sid of an ended session that used the client only
-  // when the client registered backchannel_logout_session_required (ours do not: the sub is enough).
-  const sidFor = new Map<string, string>();
-  for (const session of ended) {
-    for (const [clientId, authorization] of Object.entries(session.authorizations ?? {})) {
-      if (authorization.sid && !sidFor.has(clientId)) sidFor.set(clientId, authorization.sid);
-    }
-  }
+  // One logout token per client, without a sid (see above). The clients registered
+  // backchannel_logout_session_required for sign-outs, where Back-Channel Logout 1.0 §2.4 wants the sid;
+  // their endpoint (the console's API) accepts a sub-only token as "every session of the account".
   const clientsNotified: string[] = [];
   const clientsFailed: string[] = [];
   await Promise.all(
@@ -64,7 +62,7 @@ export async function endOtherSessions(
       const client = (await provider.Client.find(clientId)) as unknown as BackchannelClient | undefined;
       if (!client?.backchannelLogoutUri) return;
       try {
-        await client.backchannelLogout(accountId, sidFor.get(clientId));
+        await client.backchannelLogout(accountId);
         clientsNotified.push(clientId);
       } catch (error) {
         clientsFailed.push(clientId);

@@ -49,7 +49,7 @@ const en = {
   backToAccount: 'Back to your account',
   logoutTitle: 'Sign out?',
   logoutText:
-    'You will be signed out of the account center on this device. Apps you signed in to with it, such as the console, will sign you out too.',
+    'You will be signed out of the account center on this device, and of the apps you signed in to with it here, such as the console. Your other devices stay signed in.',
   logoutButton: 'Sign out',
   stayButton: 'Stay signed in',
   signedOutTitle: 'You are signed out',
@@ -128,7 +128,7 @@ const ja: Messages = {
   backToAccount: 'アカウントに戻る',
   logoutTitle: 'ログアウトしますか？',
   logoutText:
-    'このデバイスでアカウントセンターからログアウトします。このアカウントセンターでログインしたアプリ（コンソールなど）からもログアウトします。',
+    'このデバイスでアカウントセンターからログアウトします。このデバイスでアカウントセンターを使ってログインしたアプリ（コンソールなど）からもログアウトします。ほかのデバイスはログインしたままです。',
   logoutButton: 'ログアウト',
   stayButton: 'ログインしたままにする',
   signedOutTitle: 'ログアウトしました',
@@ -205,7 +205,7 @@ const es: Messages = {
   backToAccount: 'Volver a tu cuenta',
   logoutTitle: '¿Cerrar sesión?',
   logoutText:
-    'Se cerrará tu sesión en el centro de cuentas en este dispositivo. También se cerrará en las aplicaciones en las que entraste con él, como la consola.',
+    'Se cerrará tu sesión en el centro de cuentas en este dispositivo y en las aplicaciones en las que entraste con él aquí, como la consola. Tus otros dispositivos seguirán con la sesión iniciada.',
   logoutButton: 'Cerrar sesión',
   stayButton: 'Mantener la sesión',
   signedOutTitle: 'Has cerrado sesión',
@@ -281,7 +281,8 @@ const ko: Messages = {
   otherDevicesSignedOut: '다른 기기에서는 로그아웃되었습니다. 새 비밀번호로 다시 로그인하세요.',
   backToAccount: '내 계정으로 돌아가기',
   logoutTitle: '로그아웃하시겠습니까?',
-  logoutText: '이 기기에서 계정 센터에서 로그아웃됩니다. 계정 센터로 로그인한 앱(콘솔 등)에서도 로그아웃됩니다.',
+  logoutText:
+    '이 기기에서 계정 센터에서 로그아웃됩니다. 이 기기에서 계정 센터로 로그인한 앱(콘솔 등)에서도 로그아웃됩니다. 다른 기기는 로그인 상태로 유지됩니다.',
   logoutButton: '로그아웃',
   stayButton: '로그인 상태 유지',
   signedOutTitle: '로그아웃되었습니다',

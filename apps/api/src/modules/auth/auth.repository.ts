@@ -1,5 +1,5 @@
 import { type Database, schema } from '@cp/db';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 
 const { authSessions, nonces, refreshTokens } = schema;
 
@@ -23,7 +23,7 @@ export async function consumeAuthSession(db: Database, id: string) {
 
 export async function insertRefreshToken(
   db: Database,
-  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date },
+  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date; providerSid: string | null },
 ) {
   await db.insert(refreshTokens).values(values);
 }
@@ -56,6 +56,31 @@ export async function revokeUserRefreshFamilies(db: Database, userId: string): P
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+    .returning({ familyId: refreshTokens.familyId });
+  return new Set(rows.map((r) => r.familyId)).size;
+}
+
+/**
+ * The live refresh-token families recorded with a provider session id, and their users: one per console
+ * sign-in through that provider session, so a few rows.
+ */
+export async function findLiveFamiliesByProviderSid(
+  db: Database,
+  providerSid: string,
+): Promise<Array<{ familyId: string; userId: string }>> {
+  return db
+    .selectDistinct({ familyId: refreshTokens.familyId, userId: refreshTokens.userId })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.providerSid, providerSid), isNull(refreshTokens.revokedAt)));
+}
+
+/** Revokes the given refresh-token families; answers how many of them were still live. */
+export async function revokeRefreshFamilies(db: Database, familyIds: string[]): Promise<number> {
+  if (familyIds.length === 0) return 0;
+  const rows = await db
+    .update(refreshTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(inArray(refreshTokens.familyId, familyIds), isNull(refreshTokens.revokedAt)))
     .returning({ familyId: refreshTokens.familyId });
   return new Set(rows.map((r) => r.familyId)).size;
 }

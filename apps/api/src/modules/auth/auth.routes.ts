@@ -72,11 +72,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['auth'],
-          summary: 'OpenID Connect Back-Channel Logout: end the sessions of the user named in the logout token',
+          summary: 'OpenID Connect Back-Channel Logout: end the sessions named in the logout token',
           description:
             "Called by the identity provider, not by browsers: register it as the console client's " +
-            "`backchannel_logout_uri`. The form field `logout_token` is verified with the provider's keys; every " +
-            'refresh-token family of the user is revoked, and their access tokens stop working at once.',
+            "`backchannel_logout_uri`. The form field `logout_token` is verified with the provider's keys. With a " +
+            '`sid`, the console sessions opened from that provider session end; with only a `sub`, every session ' +
+            'of the user. Their access tokens stop working at once.',
           consumes: ['application/x-www-form-urlencoded'],
           body: zBackchannelLogoutRequest,
           response: { 200: z.null() },

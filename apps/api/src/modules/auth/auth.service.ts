@@ -17,6 +17,8 @@ const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-lo
 /** Logout tokens are meant for immediate delivery (oidc-provider gives them 2 minutes). */
 const LOGOUT_TOKEN_MAX_AGE_SECONDS = 5 * 60;
 const CLOCK_TOLERANCE_SECONDS = 30;
+/** Longest provider session id recorded or accepted (oidc-provider's are 21 characters). */
+const MAX_PROVIDER_SID_LENGTH = 255;
 /** Asymmetric algorithms only: the keys come from the provider's JWKS, never the client secret. */
 const LOGOUT_TOKEN_ALGORITHMS = [
   'RS256',
@@ -124,26 +126,33 @@ export async function completeAuth(deps: AuthDeps, input: CompleteAuthRequest): 
     lastName: text(claims.family_name),
   });
   await organizationsService.syncProviderOrganizations(deps.db, user.id, String(idClaims.iss), claims.organizations);
-  return openSession(deps, user.id);
+  // Back-Channel Logout 1.0 §2.1 / §2.4: the provider's session id, so a logout token naming it ends
+  // only the console sessions opened from that provider session.
+  const sid = idClaims.sid;
+  const providerSid = typeof sid === 'string' && sid.length > 0 && sid.length <= MAX_PROVIDER_SID_LENGTH ? sid : null;
+  return openSession(deps, user.id, { providerSid });
 }
 
-/** Issues an access token and a fresh refresh-token family. */
+/** Issues an access token and a fresh refresh-token family (of a provider session, when known). */
 export async function openSession(
   deps: Pick<AuthDeps, 'db' | 'accessTokens' | 'refreshTtlDays'>,
   userId: string,
+  options: { providerSid?: string | null } = {},
 ): Promise<TokenResponse> {
-  return issueTokens(deps, userId, randomUUID());
+  return issueTokens(deps, userId, randomUUID(), options.providerSid ?? null);
 }
 
 async function issueTokens(
   deps: Pick<AuthDeps, 'db' | 'accessTokens' | 'refreshTtlDays'>,
   userId: string,
   familyId: string,
+  providerSid: string | null,
 ): Promise<TokenResponse> {
   const refreshToken = randomToken(32);
   await repository.insertRefreshToken(deps.db, {
     userId,
     familyId,
+    providerSid,
     tokenHash: sha256(refreshToken),
     expiresAt: new Date(Date.now() + deps.refreshTtlDays * 86_400_000),
   });
@@ -172,7 +181,8 @@ export async function refreshSession(
     throw invalid();
   }
   if (row.expiresAt.getTime() <= Date.now()) throw invalid();
-  return issueTokens(deps, row.userId, row.familyId);
+  // The new token stays in the family and keeps its provider session id.
+  return issueTokens(deps, row.userId, row.familyId, row.providerSid);
 }
 
 export async function logout(deps: Pick<AuthDeps, 'db'>, input: { refreshToken?: string; sessionId?: string }) {
@@ -185,12 +195,12 @@ export async function logout(deps: Pick<AuthDeps, 'db'>, input: { refreshToken?:
 
 /**
  * OpenID Connect Back-Channel Logout 1.0 §2.6: validates a logout token from the identity provider and
- * ends every session (refresh-token family) of the user it names. The provider sends one when the
- * account's sessions end, e.g. after a password change. Access tokens stop working at once too: every
- * call checks that its session is still active.
+ * ends the console sessions (refresh-token families) it names. Access tokens stop working at once too:
+ * every call checks that its session is still active.
  *
- * The API does not record the provider's session ids (`sid`), so a token ends all the user's console
- * sessions, and one that names only a `sid` cannot be acted on (refused, so the provider knows).
+ * §2.4: with a `sid`, only the families opened from that provider session end (the sid recorded from
+ * the ID token at sign-in, of this issuer; and of that user when `sub` is there too). With only a `sub`,
+ * every family of the user ends: the bundled account center sends that after a password change.
  */
 export async function backchannelLogout(
   deps: Pick<AuthDeps, 'db' | 'oidc' | 'logger'>,
@@ -227,7 +237,7 @@ export async function backchannelLogout(
   const sub = typeof claims.sub === 'string' && claims.sub.length > 0 ? claims.sub : undefined;
   const sid = typeof claims.sid === 'string' && claims.sid.length > 0 ? claims.sid : undefined;
   if (!sub && !sid) throw invalid('The logout token names neither a subject nor a session.');
-  if (!sub) throw invalid('This endpoint needs the subject (sub) in the logout token.');
+  if (sid && sid.length > MAX_PROVIDER_SID_LENGTH) throw invalid('The logout token names an unusable session (sid).');
   if (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > 256) {
     throw invalid('The logout token has no usable identifier (jti).');
   }
@@ -240,7 +250,26 @@ export async function backchannelLogout(
   );
   if (!fresh) throw invalid('This logout token was already used.');
 
-  const user = await usersService.findUserByIdentity(deps.db, issuer, sub);
+  if (sid) {
+    const families = await repository.findLiveFamiliesByProviderSid(deps.db, sid);
+    // Sessions recorded with this sid for a user of another provider or another account: the token
+    // contradicts what the API saw at sign-in, so it ends nothing (and the provider is told).
+    for (const userId of new Set(families.map((f) => f.userId))) {
+      const owner = await usersService.getUser(deps.db, userId);
+      if (owner.issuer !== issuer || (sub !== undefined && owner.subject !== sub)) {
+        deps.logger.warn({ userId }, 'back-channel logout token refused: its sid is of another account');
+        throw invalid('The session in the logout token belongs to another account.');
+      }
+    }
+    // An unknown sid (never seen, or its sessions already ended): nothing to end, a success (§2.8).
+    const familiesRevoked = await repository.revokeRefreshFamilies(
+      deps.db,
+      families.map((f) => f.familyId),
+    );
+    deps.logger.info({ familiesRevoked }, 'back-channel logout: provider session ended');
+    return { familiesRevoked };
+  }
+  const user = sub ? await usersService.findUserByIdentity(deps.db, issuer, sub) : undefined;
   // An unknown subject has no session here: nothing to end, and the logout still succeeded (§2.8).
   const familiesRevoked = user ? await repository.revokeUserRefreshFamilies(deps.db, user.id) : 0;
   deps.logger.info({ userId: user?.id, familiesRevoked }, 'back-channel logout: sessions ended');
