@@ -23,7 +23,7 @@ import { seedPlatformCredentialSchemas } from './modules/credential-schemas/cred
 import { registerCredentialDeliveryWorker } from './modules/credentials/credential-deliveries.worker.ts';
 import { registerCredentialImportWorker } from './modules/credentials/credential-imports.worker.ts';
 import { KYB_DECISION_MAIL_QUEUE, sendKybDecisionMail } from './modules/kyb/kyb.mail.ts';
-import { CLEANUP_QUEUE, deleteExpiredRows } from './modules/maintenance/maintenance.service.ts';
+import { CLEANUP_QUEUE, compactCounters, deleteExpiredRows } from './modules/maintenance/maintenance.service.ts';
 import { LocalKeyStore } from './modules/organization-keys/key-store.ts';
 import { backfillKeys, KEY_BACKFILL_QUEUE } from './modules/organization-keys/organization-keys.service.ts';
 import { loadPlatformCa } from './modules/organization-keys/platform-ca.ts';
@@ -110,6 +110,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     if (config.errorWebhookUrl) await jobs.register(CLIENT_ERROR_QUEUE, deliverClientError(config.errorWebhookUrl));
     await jobs.register(CLEANUP_QUEUE, async () => {
       logger.info(await deleteExpiredRows(database.db), 'expired rows deleted');
+      logger.info(await compactCounters(database.db), 'credential counters compacted');
     });
     await jobs.schedule(CLEANUP_QUEUE, '17 * * * *');
 

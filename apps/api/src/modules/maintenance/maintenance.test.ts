@@ -1,7 +1,8 @@
 import { migrateDatabase, schema } from '@cp/db';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/harness.ts';
-import { deleteExpiredRows } from './maintenance.service.ts';
+import { compactCounters, deleteExpiredRows } from './maintenance.service.ts';
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 beforeAll(async () => {
@@ -75,5 +76,52 @@ describe('deleteExpiredRows', () => {
       .select({ status: schema.verificationIndividuals.status })
       .from(schema.verificationIndividuals);
     expect(left.map((r) => r.status).sort()).toEqual(['CREATED', 'VERIFIED']);
+  });
+
+  it('removes expired nonces and keeps live ones', async () => {
+    const db = database.handle.db;
+    await db.insert(schema.nonces).values([
+      { nonceHash: 'expired', purpose: 'oid4vci:x', expiresAt: new Date(Date.now() - 1000) },
+      { nonceHash: 'live', purpose: 'oid4vci:x', expiresAt: new Date(Date.now() + 60_000) },
+    ]);
+    const result = await deleteExpiredRows(db);
+    expect(result.nonces).toBe(1);
+    expect((await db.select().from(schema.nonces)).map((r) => r.nonceHash)).toEqual(['live']);
+  });
+});
+
+describe('compactCounters', () => {
+  it("merges an organization's piled-up count deltas and drops the rows of deleted organizations", async () => {
+    const db = database.handle.db;
+    const [kept] = await db.insert(schema.organizations).values({ name: 'Busy' }).returning();
+    const [gone] = await db.insert(schema.organizations).values({ name: 'Gone' }).returning();
+    const delta = (organizationId: string, status: string, value: number) => ({
+      organizationId,
+      schemaId: null,
+      status,
+      expiryHour: null,
+      delta: value,
+    });
+    await db
+      .insert(schema.credentialCounts)
+      .values([
+        ...Array.from({ length: 150 }, () => delta(kept!.id, 'CREATED', 1)),
+        ...Array.from({ length: 30 }, () => delta(kept!.id, 'CREATED', -1)),
+        delta(kept!.id, 'CLAIMED', 2),
+        delta(gone!.id, 'CREATED', 1),
+        delta(gone!.id, 'CREATED', -1),
+      ]);
+    await db.delete(schema.organizations).where(eq(schema.organizations.id, gone!.id));
+    const result = await compactCounters(db);
+    expect(result).toEqual({ orphanCounterRows: 2, compactedOrganizations: 1 });
+    const rows = await db
+      .select({ status: schema.credentialCounts.status, delta: schema.credentialCounts.delta })
+      .from(schema.credentialCounts)
+      .where(eq(schema.credentialCounts.organizationId, kept!.id));
+    expect(rows.sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+      { status: 'CLAIMED', delta: 2 },
+      { status: 'CREATED', delta: 120 },
+    ]);
+    expect(await compactCounters(db)).toEqual({ orphanCounterRows: 0, compactedOrganizations: 0 });
   });
 });
