@@ -8,6 +8,7 @@ import { sha256 } from '../src/lib/crypto.ts';
 import { openSession } from '../src/modules/auth/auth.service.ts';
 import * as usersService from '../src/modules/users/users.service.ts';
 import { startTestApp, type TestApp } from './harness.ts';
+import { type ProviderBrowser, providerBrowser } from './support/provider-browser.ts';
 
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
@@ -257,50 +258,8 @@ describe('POST /api/auth/backchannel-logout (OpenID Connect Back-Channel Logout 
   });
 });
 
-/** Drives the account center's HTML like a browser: one cookie jar, manual redirects. */
-function browser(origin: string) {
-  const cookies = new Map<string, string>();
-  const request = async (url: string, form?: Record<string, string>) => {
-    const response = await fetch(url, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ''] = header.split(';');
-      const index = pair.indexOf('=');
-      cookies.set(pair.slice(0, index).trim(), pair.slice(index + 1).trim());
-    }
-    return response;
-  };
-  /** Follows redirects inside the account center; answers the page, or the first address outside it. */
-  const follow = async (url: string, form?: Record<string, string>) => {
-    let current = new URL(url, origin).href;
-    let response = await request(current, form);
-    while (response.status >= 300 && response.status < 400) {
-      const next = new URL(response.headers.get('location') ?? '', current);
-      if (next.origin !== origin) return { url: current, html: '', external: next };
-      current = next.href;
-      response = await request(current);
-    }
-    return { url: current, html: await response.text(), external: undefined };
-  };
-  const formOf = (html: string, id: string) => {
-    const tag = new RegExp(`<form[^>]*id="${id}"[^>]*>`).exec(html)?.[0] ?? '';
-    const action = (/action="([^"]*)"/.exec(tag)?.[1] ?? '').replaceAll('&amp;', '&');
-    const csrf = /name="csrf" value="([^"]*)"/.exec(html)?.[1] ?? '';
-    if (!action) throw new Error(`form #${id} not found:\n${html.slice(0, 500)}`);
-    return { action, csrf };
-  };
-  return { follow, formOf };
-}
-
 /** Signs in to the console in a browser: the API's sign-in flow through the account center's form. */
-async function consoleSignIn(device: ReturnType<typeof browser>, login: string, password: string) {
+async function consoleSignIn(device: ProviderBrowser, login: string, password: string) {
   const start = (await t.app.inject({ method: 'POST', url: '/api/auth', payload: {} })).json();
   const page = await device.follow(start.auth_url);
   const form = device.formOf(page.html, 'sign-in-form');
@@ -331,8 +290,8 @@ describe('password change at the account center ends the console sessions elsewh
       password: 'Fission-1938!',
     });
     const idOrigin = new URL(t.config.accountCenter.publicUrl).origin;
-    const laptop = browser(idOrigin);
-    const phone = browser(idOrigin);
+    const laptop = providerBrowser(idOrigin);
+    const phone = providerBrowser(idOrigin);
     const laptopConsole = await consoleSignIn(laptop, 'lise', 'Fission-1938!');
     const phoneConsole = await consoleSignIn(phone, 'lise', 'Fission-1938!');
     const phoneRotated = await refresh(phoneConsole.refresh_token);
@@ -377,8 +336,8 @@ describe("signing out of the account center ends only that device's console sess
       password: 'Invariant-1918!',
     });
     const idOrigin = new URL(t.config.accountCenter.publicUrl).origin;
-    const laptop = browser(idOrigin);
-    const phone = browser(idOrigin);
+    const laptop = providerBrowser(idOrigin);
+    const phone = providerBrowser(idOrigin);
     const laptopConsole = await consoleSignIn(laptop, 'emmy', 'Invariant-1918!');
     const phoneConsole = await consoleSignIn(phone, 'emmy', 'Invariant-1918!');
     // The API recorded each device's provider session (the ID token's sid); a rotation keeps it.

@@ -1,6 +1,7 @@
 import { createAccount, createAccountOrganization } from '@cp/id/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness.ts';
+import { providerBrowser } from './support/provider-browser.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,45 +11,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Drives the account center's HTML forms like a browser: cookies, manual redirects, stops at the console. */
+/** The account center's sign-in form in a browser; answers where it sends the browser back (the console). */
 async function signInAtProvider(authUrl: string, login: string, password: string) {
-  const cookies = new Map<string, string>();
-  const request = async (url: string, form?: Record<string, string>) => {
-    const response = await fetch(url, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ''] = header.split(';');
-      const index = pair.indexOf('=');
-      cookies.set(pair.slice(0, index).trim(), pair.slice(index + 1).trim());
-    }
-    return response;
-  };
-  const follow = async (url: string, form?: Record<string, string>) => {
-    let current = url;
-    let response = await request(current, form);
-    while (response.status >= 300 && response.status < 400) {
-      const next = new URL(response.headers.get('location') ?? '', current);
-      if (next.origin !== new URL(authUrl).origin) return { redirect: next, html: '' };
-      current = next.href;
-      response = await request(current);
-    }
-    return { redirect: undefined, html: await response.text(), url: current };
-  };
-  const page = await follow(authUrl);
-  const action =
-    /<form[^>]*id="sign-in-form"[^>]*action="([^"]*)"|<form[^>]*action="([^"]*)"[^>]*id="sign-in-form"/.exec(page.html);
-  const csrf = /name="csrf" value="([^"]*)"/.exec(page.html)?.[1] ?? '';
-  const target = new URL((action?.[1] ?? action?.[2] ?? '').replaceAll('&amp;', '&'), page.url).href;
-  const done = await follow(target, { csrf, login, password });
-  if (!done.redirect) throw new Error(`sign-in did not return to the console:\n${done.html.slice(0, 500)}`);
-  return done.redirect;
+  const device = providerBrowser(new URL(authUrl).origin);
+  const page = await device.follow(authUrl);
+  const form = device.formOf(page.html, 'sign-in-form');
+  const done = await device.follow(form.action, { csrf: form.csrf, login, password });
+  if (!done.external) throw new Error(`sign-in did not return to the console:\n${done.html.slice(0, 500)}`);
+  return done.external;
 }
 
 async function signIn(login: string, password: string) {

@@ -1,3 +1,4 @@
+export * from './accept-language.ts';
 export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './common.ts';

@@ -1,3 +1,5 @@
+import { acceptedLanguage } from '@cp/contracts';
+
 export const LOCALES = ['en', 'ja', 'es', 'ko'] as const;
 export type Locale = (typeof LOCALES)[number];
 
@@ -333,23 +335,7 @@ export function parseLocale(value: string | undefined | null): Locale | undefine
   return (LOCALES as readonly string[]).includes(base) ? (base as Locale) : undefined;
 }
 
-/** Accept-Language (RFC 9110 §12.5.4), ordered by q-value. */
+/** Accept-Language (RFC 9110 §12.5.4): the best supported locale, by q-value. */
 export function localeFromAcceptLanguage(header: string | undefined): Locale | undefined {
-  if (!header) return undefined;
-  const ranges = header
-    .split(',')
-    .slice(0, 20)
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const weight = q ? Number(q.slice(2)) : 1;
-      return { tag: tag.trim(), weight: Number.isFinite(weight) ? weight : 0, index };
-    })
-    .filter((r) => r.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  for (const range of ranges) {
-    const locale = parseLocale(range.tag);
-    if (locale) return locale;
-  }
-  return undefined;
+  return acceptedLanguage(header, LOCALES);
 }

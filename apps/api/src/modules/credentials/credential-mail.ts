@@ -1,4 +1,4 @@
-import { type CredentialMailLocale, credentialMailLocales } from '@cp/contracts';
+import { acceptedLanguage, type CredentialMailLocale, credentialMailLocales } from '@cp/contracts';
 import QRCode from 'qrcode';
 
 /** What the credential e-mail needs; `locale` is the language of the console user who sent it. */
@@ -36,25 +36,7 @@ export function toCredentialMailLocale(value: string | null | undefined): Creden
  * order), else English. Only BCP 47-shaped tags are considered; `ja-JP` counts as `ja`.
  */
 export function credentialMailLocaleFromAcceptLanguage(header: string | undefined): CredentialMailLocale {
-  if (!header) return 'en';
-  const ranges = header
-    .slice(0, 1000)
-    .split(',')
-    .slice(0, 20)
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const weight = q ? Number(q.slice(2)) : 1;
-      return { tag: tag.trim(), weight: Number.isFinite(weight) ? weight : 0, index };
-    })
-    .filter((range) => range.weight > 0 && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/.test(range.tag))
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  for (const range of ranges) {
-    const base = range.tag.split('-')[0]!.toLowerCase();
-    const locale = credentialMailLocales.find((l) => l === base);
-    if (locale) return locale;
-  }
-  return 'en';
+  return acceptedLanguage(header, credentialMailLocales) ?? 'en';
 }
 
 const HANGUL_SYLLABLE = /^[\uac00-\ud7a3]$/;
