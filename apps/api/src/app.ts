@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { AppError, problemBody } from './errors/app-error.ts';
+import { fastifyRateLimitStore } from './lib/rate-limit-store.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -124,6 +125,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     max: ctx.config.rateLimitPerMinute,
     timeWindow: '1 minute',
+    // REDIS_URL set: counted in Redis, shared by every API process (the store falls back to this process's
+    // memory while Redis is unreachable, so an outage neither refuses every request nor lifts the limits).
+    // Unset: the plugin's own in-memory store.
+    ...(ctx.rateLimitStore.kind === 'redis' ? { store: fastifyRateLimitStore(ctx.rateLimitStore) } : {}),
     // The console's own files (HTML and hashed chunks) are cheap and cached: a page load fetches dozens,
     // so they do not count against the per-address limit meant for the API and protocol endpoints.
     allowList: (request) =>

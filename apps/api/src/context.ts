@@ -2,6 +2,7 @@ import type { DatabaseHandle, SecretBox } from '@cp/db';
 import type { Config } from './config/env.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { Logger } from './lib/logger.ts';
+import type { RateLimitStore } from './lib/rate-limit-store.ts';
 import type { Mailbox } from './mail/mailbox.ts';
 import type { AccessTokens } from './modules/auth/access-tokens.ts';
 import type { OidcClient } from './modules/auth/oidc-client.ts';
@@ -26,6 +27,8 @@ export interface AppContext {
   storage: Storage;
   /** The development mailbox (embedded mode only). */
   mailbox: Mailbox | undefined;
+  /** Counters of every rate limit: process memory, or Redis shared by all processes (REDIS_URL). */
+  rateLimitStore: RateLimitStore;
   /** Token that the admin CLI presents on loopback while the server holds the database. */
   adminToken: string | undefined;
 }

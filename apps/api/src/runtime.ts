@@ -14,6 +14,7 @@ import type { AppContext } from './context.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { loadOrCreateMasterKey } from './lib/master-key.ts';
+import { createRateLimitStore, MemoryRateLimitStore } from './lib/rate-limit-store.ts';
 import { Mailbox } from './mail/mailbox.ts';
 import { Mailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/access-tokens.ts';
@@ -127,6 +128,10 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     await jobs.register(KYB_DECISION_MAIL_QUEUE, sendKybDecisionMail(mailer, config.publicUrl));
     const storage = createStorage(config.storage);
 
+    // Rate limits are HTTP: workers count nothing and need no Redis connection.
+    const rateLimitStore = role === 'worker' ? new MemoryRateLimitStore() : await createRateLimitStore(config, logger);
+    cleanups.push(() => rateLimitStore.close());
+
     let accountCenter: AccountCenter | undefined;
     // The account center is HTTP: API processes serve it, workers do not.
     if (config.accountCenter.enabled && role !== 'worker') {
@@ -147,6 +152,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
         allowedReturnOrigins: [new URL(config.publicUrl).origin],
         logger: logger.child({ app: 'id' }),
         cookieSecure: config.accountCenter.publicUrl.startsWith('https://'),
+        failureStore: rateLimitStore.failures,
       });
       const center = accountCenter;
       cleanups.push(() => center.close());
@@ -184,6 +190,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       secrets: { offerCodeKey },
       storage,
       mailbox: config.mail.devMailbox ? mailbox : undefined,
+      rateLimitStore,
       adminToken: options.adminToken,
     };
     await registerCredentialImportWorker(ctx);

@@ -32,7 +32,7 @@ import {
   serializeCookie,
   setSecurityHeaders,
 } from './http/http.ts';
-import { FailureLimiter } from './http/rate-limit.ts';
+import { FailureLimiter, type FailureStore, MemoryFailureStore } from './http/rate-limit.ts';
 import { loadAccountCenterSecrets } from './oidc/keys.ts';
 import { createProvider, INTERNAL_CLIENT_ID, type RelyingPartyClient, SCOPES } from './oidc/provider.ts';
 import { endOtherSessions } from './oidc/sessions.ts';
@@ -69,6 +69,11 @@ export interface AccountCenterOptions {
   logger: AccountCenterLogger;
   /** true behind https: cookies get Secure and X-Forwarded-* headers are trusted. */
   cookieSecure?: boolean;
+  /**
+   * Where failed sign-in and current-password attempts are counted; a store shared by every process (the
+   * API's Redis store when REDIS_URL is set) keeps the limits whole behind a load balancer. Default: memory.
+   */
+  failureStore?: FailureStore;
 }
 
 export interface AccountCenter {
@@ -104,8 +109,9 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
   }
   formTargets.delete(new URL(issuer).origin);
   const csp = contentSecurityPolicy([...formTargets]);
-  const accountLimiter = new FailureLimiter(FAILED_SIGN_IN_LIMIT, FAILURE_WINDOW_MS);
-  const ipLimiter = new FailureLimiter(FAILED_SIGN_IN_IP_LIMIT, FAILURE_WINDOW_MS);
+  const failureStore = options.failureStore ?? new MemoryFailureStore();
+  const accountLimiter = new FailureLimiter(FAILED_SIGN_IN_LIMIT, FAILURE_WINDOW_MS, 'account', failureStore);
+  const ipLimiter = new FailureLimiter(FAILED_SIGN_IN_IP_LIMIT, FAILURE_WINDOW_MS, 'ip', failureStore);
 
   const stylesheet = await readFile(path.join(here, 'views/styles.css'));
   const fontDir = path.join(path.dirname(require.resolve('@fontsource/inter/package.json')), 'files');
@@ -366,18 +372,17 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
       const password = formValue(form, 'password', 256);
       const ip = clientIp(req, cookieSecure);
       const key = `${login.toLowerCase()}|${ip}`;
-      if (accountLimiter.isBlocked(key) || ipLimiter.isBlocked(ip)) {
+      if ((await accountLimiter.isBlocked(key)) || (await ipLimiter.isBlocked(ip))) {
         logger.warn({ ip }, 'sign-in refused: too many failed attempts');
         return renderSignIn(res, page, details, 429, { login, error: 'errTooManyAttempts' });
       }
       const account = login && password ? await authenticate(db, login, password) : undefined;
       if (!account) {
-        accountLimiter.recordFailure(key);
-        ipLimiter.recordFailure(ip);
+        await Promise.all([accountLimiter.recordFailure(key), ipLimiter.recordFailure(ip)]);
         logger.info({ ip }, 'sign-in failed');
         return renderSignIn(res, page, details, 401, { login, error: 'errInvalidCredentials' });
       }
-      accountLimiter.reset(key);
+      await accountLimiter.reset(key);
       logger.info({ accountId: account.id }, 'signed in');
       const result = { login: { accountId: account.id }, ...(wantsCreate(details) ? { create: {} } : {}) };
       return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
@@ -536,17 +541,17 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
       if (newPassword !== confirmPassword) errors.confirmPassword = 'errPasswordMismatch';
       if (Object.keys(errors).length) return render(400, errors);
       const key = `password|${account.id}`;
-      if (accountLimiter.isBlocked(key)) return render(429, { currentPassword: 'errTooManyAttempts' });
+      if (await accountLimiter.isBlocked(key)) return render(429, { currentPassword: 'errTooManyAttempts' });
       try {
         await changePassword(db, account.id, { currentPassword, newPassword });
       } catch (error) {
         if (error instanceof AccountError && error.code === 'ACCOUNT_PASSWORD_INCORRECT') {
-          accountLimiter.recordFailure(key);
+          await accountLimiter.recordFailure(key);
           return render(400, { currentPassword: 'errCurrentPassword' });
         }
         throw error;
       }
-      accountLimiter.reset(key);
+      await accountLimiter.reset(key);
       // OWASP ASVS 3.3: a new password ends the account's other sessions, here and at the clients.
       const ended = await endOtherSessions(provider, db, {
         accountId: account.id,

@@ -19,4 +19,5 @@ export {
   listAccountOrganizations,
 } from './accounts/accounts.service.ts';
 export { hashPassword, verifyPassword } from './accounts/passwords.ts';
+export { type FailureStore, MemoryFailureStore } from './http/rate-limit.ts';
 export type { RelyingPartyClient } from './oidc/provider.ts';

@@ -40,4 +40,14 @@ describe('loadConfig', () => {
     expect(config.oidc.issuer).toBe('https://login.example.com');
     expect(config.accountCenterUrl).toBeUndefined();
   });
+
+  it('counts rate limits in memory unless REDIS_URL names a Redis', () => {
+    expect(loadConfig({}).redis).toEqual({ url: undefined, keyPrefix: 'cp:' });
+    expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache.internal:6380/2', REDIS_KEY_PREFIX: 'prod:' }).redis).toEqual({
+      url: 'rediss://:pw@cache.internal:6380/2',
+      keyPrefix: 'prod:',
+    });
+    expect(() => loadConfig({ REDIS_URL: 'http://cache.internal' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'a b*' })).toThrow(/REDIS_KEY_PREFIX/);
+  });
 });

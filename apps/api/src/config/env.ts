@@ -95,7 +95,14 @@ const zEnv = z.object({
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_048_576),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  // Stricter per-route limits (requests per minute per client address, per process, for each route).
+  // Shared rate-limit counters for several API processes (unset: each process counts in its own memory).
+  REDIS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9:_.-]*$/, 'letters, digits and : _ . - only')
+    .default('cp:'),
+  // Stricter per-route limits (requests per minute per client address, for each route).
   RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ISSUER_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_VERIFIER_PER_MINUTE: z.coerce.number().int().min(1).default(120),
@@ -173,6 +180,11 @@ export interface Config {
   trustProxy: boolean;
   bodyLimit: number;
   rateLimitPerMinute: number;
+  /**
+   * Where every rate limit counts: Redis at `url` (shared by all processes, keys under `keyPrefix`), or
+   * process memory when `url` is unset.
+   */
+  redis: { url: string | undefined; keyPrefix: string };
   /** Per-route limits of the sensitive public endpoints, per minute per client address. */
   rateLimits: { signIn: number; issuer: number; verifier: number; holder: number };
 }
@@ -310,6 +322,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: e.TRUST_PROXY ?? false,
     bodyLimit: e.BODY_LIMIT_BYTES,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
     rateLimits: {
       signIn: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
       issuer: e.RATE_LIMIT_ISSUER_PER_MINUTE,

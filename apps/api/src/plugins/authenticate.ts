@@ -50,7 +50,7 @@ export function authenticate(ctx: AppContext, options: AuthenticateOptions = {})
         throw new AppError('AUTH_TOKEN_INVALID', { detail: 'The API key is invalid.' });
       }
       // Per-key limit (config.apiKeyRateLimitPerMinute), counted only for verified keys.
-      const rate = apiKeyRateLimiterFor(ctx).consume(principal.apiKeyId);
+      const rate = await apiKeyRateLimiterFor(ctx).consume(principal.apiKeyId);
       if (!rate.allowed) {
         reply.header('retry-after', String(rate.retryAfterSeconds));
         throw new AppError('RATE_LIMITED', {
