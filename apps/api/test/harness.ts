@@ -130,13 +130,18 @@ export async function startTestApp(
 let counter = 0;
 
 /** A signed-in user (as after an OpenID Connect sign-in) with a live session. */
-export async function buildUser(t: TestApp, overrides: { email?: string; firstName?: string } = {}) {
+/** A user signed in through a provider (by default one that verified the address: `email_verified`). */
+export async function buildUser(
+  t: TestApp,
+  overrides: { email?: string; firstName?: string; emailVerified?: boolean } = {},
+) {
   counter += 1;
   const unique = `${Date.now().toString(36)}${counter}`;
   const user = await usersService.upsertUserFromIdentity(t.runtime.ctx.database.db, {
     issuer: 'https://issuer.test',
     subject: `subject-${unique}`,
     email: overrides.email ?? `user-${unique}@example.com`,
+    emailVerified: overrides.emailVerified ?? true,
     username: `user${unique}`,
     firstName: overrides.firstName ?? 'Ada',
     lastName: 'Lovelace',

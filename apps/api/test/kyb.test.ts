@@ -145,6 +145,18 @@ describe('KYB review', () => {
     expect((await t.app.inject({ url: '/api/kyb-reviews' })).statusCode).toBe(401);
   });
 
+  it('counts an ADMIN_EMAILS address only when the identity provider verified it', async () => {
+    // Anyone can sign up at a provider with any address: an unverified one names no administrator.
+    const impostor = await buildUser(t, { email: 'admin@example.com', emailVerified: false });
+    const queue = await t.app.inject({ url: '/api/kyb-reviews', headers: impostor.auth });
+    expect(queue.statusCode).toBe(403);
+    expect(queue.json()).toMatchObject({ code: 'KYB_REVIEW_FORBIDDEN' });
+    const profile = await t.app.inject({ url: '/api/users', headers: impostor.auth });
+    expect(profile.json()).toMatchObject({ email: 'admin@example.com', is_platform_admin: false });
+    const real = await t.app.inject({ url: '/api/users', headers: admin.auth });
+    expect(real.json()).toMatchObject({ is_platform_admin: true });
+  });
+
   it('lists pending applications; approval verifies the organization and e-mails its members', async () => {
     const alice = await member('Approved Org');
     const application = (await apply(alice)).json();

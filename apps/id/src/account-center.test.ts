@@ -10,6 +10,7 @@ import {
   createAccountOrganization,
   findAccountByEmail,
   listAccountOrganizations,
+  markEmailVerified,
 } from './accounts/accounts.service.ts';
 import {
   Browser,
@@ -131,6 +132,15 @@ describe.each(databaseKinds)('account center on %s', (kind) => {
     expect(userinfo.organizations).toEqual([
       { id: expect.any(String), name: 'Analytical Engines', description: 'Computing since 1843' },
     ]);
+    // A self sign-up is unverified; once an operator vouches for the address, clients are told so.
+    await markEmailVerified(database.handle.db, 'ADA@example.com');
+    expect(await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub)).toMatchObject({
+      email_verified: true,
+    });
+    await database.handle.db
+      .update(schema.accounts)
+      .set({ emailVerifiedAt: null })
+      .where(eq(schema.accounts.email, 'ada@example.com'));
     // The code is single-use: the adapter marks it consumed and a replay fails.
     await expect(exchange(request, result.external!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });

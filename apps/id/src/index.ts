@@ -17,6 +17,7 @@ export {
   findAccountById,
   findAccountByLogin,
   listAccountOrganizations,
+  markEmailVerified,
 } from './accounts/accounts.service.ts';
 export { hashPassword, verifyPassword } from './accounts/passwords.ts';
 export { type FailureStore, MemoryFailureStore } from './http/rate-limit.ts';

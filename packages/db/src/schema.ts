@@ -39,6 +39,8 @@ export const users = pgTable(
     issuer: text('issuer').notNull(),
     subject: text('subject').notNull(),
     email: text('email'),
+    /** The provider's `email_verified` at the last sign-in: only a verified address can name an administrator. */
+    emailVerified: boolean('email_verified').notNull().default(false),
     username: text('username'),
     firstName: text('first_name'),
     lastName: text('last_name'),
@@ -140,6 +142,11 @@ export const accounts = pgTable(
     /** scrypt$N$r$p$salt$hash (base64url) */
     passwordHash: text('password_hash').notNull(),
     locale: text('locale'),
+    /**
+     * When the address was vouched for: accounts an operator creates (`npm run admin -- user create`) or
+     * marks (`user verify-email`); null for self sign-ups. Sent to clients as `email_verified`.
+     */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

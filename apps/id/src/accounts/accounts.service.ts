@@ -21,6 +21,8 @@ export interface CreateAccountInput {
   lastName: string;
   password: string;
   locale?: string | null;
+  /** The address is vouched for (an operator creates the account): sent as `email_verified: true`. */
+  emailVerified?: boolean;
 }
 
 export const zUsername = z
@@ -77,6 +79,7 @@ export async function createAccount(db: Database, input: CreateAccountInput): Pr
         lastName: lastName.data,
         passwordHash,
         locale: input.locale ?? null,
+        emailVerifiedAt: input.emailVerified ? new Date() : null,
       })
       .returning();
     if (!row) throw new Error('Account insert returned no row');
@@ -90,6 +93,16 @@ export async function createAccount(db: Database, input: CreateAccountInput): Pr
     if (violated) throw new AccountError('ACCOUNT_EMAIL_TAKEN', 'This email is already registered', 'email');
     throw error;
   }
+}
+
+/** Marks the account's address verified (an operator vouches for it); answers the account, if any. */
+export async function markEmailVerified(db: Database, email: string): Promise<Account | undefined> {
+  const [row] = await db
+    .update(accounts)
+    .set({ emailVerifiedAt: sql`coalesce(${accounts.emailVerifiedAt}, now())`, updatedAt: new Date() })
+    .where(sql`lower(${accounts.email}) = lower(${email.trim()})`)
+    .returning();
+  return row;
 }
 
 export async function findAccountByEmail(db: Database, email: string): Promise<Account | undefined> {

@@ -8,4 +8,5 @@ export {
   createAccountOrganization,
   findAccountByEmail,
   listAccountOrganizations,
+  markEmailVerified,
 } from './accounts.service.ts';

@@ -62,8 +62,8 @@ function findAccountIn(db: Database): FindAccount {
           preferred_username: account.username,
           ...(account.locale ? { locale: account.locale } : {}),
           email: account.email,
-          // No e-mail verification step exists yet.
-          email_verified: false,
+          // Self sign-ups are not verified (no confirmation mail yet); operator-created or -marked ones are.
+          email_verified: account.emailVerifiedAt !== null,
           ...(scopes.has('organizations')
             ? {
                 organizations: (await listAccountOrganizations(db, account.id)).map((o) => ({

@@ -30,6 +30,14 @@ export const accountCommands: Record<string, AdminCommand> = {
       return JSON.stringify(user);
     },
   },
+  'user verify-email': {
+    usage: 'user verify-email --email <e-mail>   (the address may then name a platform administrator)',
+    options: { email: { type: 'string' } },
+    required: ['email'],
+    async run(deps, args) {
+      return JSON.stringify(await adminService.verifyUserEmail(adminDeps(deps), text(args.email)!));
+    },
+  },
   'org create': {
     usage: 'org create  --name <name> --member <e-mail> [--description <text>] [--verified]',
     options: {

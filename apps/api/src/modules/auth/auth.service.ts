@@ -121,6 +121,9 @@ export async function completeAuth(deps: AuthDeps, input: CompleteAuthRequest): 
     issuer: String(idClaims.iss),
     subject: idClaims.sub,
     email: text(claims.email),
+    // Only a provider that vouches for the address (email_verified: true) makes it one that can name an
+    // administrator (ADMIN_EMAILS).
+    emailVerified: claims.email_verified === true,
     username: text(claims.preferred_username),
     firstName: text(claims.given_name),
     lastName: text(claims.family_name),

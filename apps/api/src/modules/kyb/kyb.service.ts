@@ -14,9 +14,15 @@ export type { KybApplicationRow } from './kyb.repository.ts';
 
 const zUuid = z.uuid();
 
-/** Platform administrators are named by e-mail in ADMIN_EMAILS (compared case-insensitively). */
-export function isPlatformAdmin(config: Pick<Config, 'adminEmails'>, email: string | null | undefined) {
-  return Boolean(email) && config.adminEmails.includes(email!.trim().toLowerCase());
+/**
+ * Platform administrators are named by e-mail in ADMIN_EMAILS (compared case-insensitively), and only an
+ * address the identity provider verified counts: anyone can sign up with any address at a provider.
+ */
+export function isPlatformAdmin(
+  config: Pick<Config, 'adminEmails'>,
+  user: { email: string | null | undefined; emailVerified: boolean },
+) {
+  return Boolean(user.email) && user.emailVerified && config.adminEmails.includes(user.email!.trim().toLowerCase());
 }
 
 /** Issuing calls this: only an organization approved by KYB may issue credentials. */
@@ -77,7 +83,7 @@ export async function submitApplication(
 
 async function assertReviewer(db: Database, config: Pick<Config, 'adminEmails'>, userId: string) {
   const user = await usersService.getUser(db, userId);
-  if (!isPlatformAdmin(config, user.email)) {
+  if (!isPlatformAdmin(config, user)) {
     throw new AppError('KYB_REVIEW_FORBIDDEN', { detail: 'Only platform administrators review applications.' });
   }
   return user.email!;

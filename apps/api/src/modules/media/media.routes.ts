@@ -43,7 +43,7 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const user = await usersService.getUser(db, userId);
       return {
         userId,
-        isPlatformAdmin: kybService.isPlatformAdmin(ctx.config, user.email),
+        isPlatformAdmin: kybService.isPlatformAdmin(ctx.config, user),
         isMember: async (organizationId) => {
           try {
             await organizationsService.assertMember(db, organizationId, userId);

@@ -27,18 +27,21 @@ export async function upsertUserFromIdentity(
     issuer: string;
     subject: string;
     email: string | null;
+    emailVerified?: boolean;
     username: string | null;
     firstName: string | null;
     lastName: string | null;
   },
 ) {
+  const emailVerified = identity.emailVerified === true;
   const [row] = await db
     .insert(users)
-    .values(identity)
+    .values({ ...identity, emailVerified })
     .onConflictDoUpdate({
       target: [users.issuer, users.subject],
       set: {
         email: identity.email,
+        emailVerified,
         username: identity.username,
         firstName: sql`coalesce(${users.firstName}, excluded.first_name)`,
         lastName: sql`coalesce(${users.lastName}, excluded.last_name)`,

@@ -14,7 +14,7 @@ const zQuery = z.object({ t: z.string().max(32).optional() });
 export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const present = (row: UserRow) =>
     presentUserProfile(row, {
-      isPlatformAdmin: kybService.isPlatformAdmin(ctx.config, row.email),
+      isPlatformAdmin: kybService.isPlatformAdmin(ctx.config, row),
       avatarUrl: row.avatarMediaId ? mediaUrl(ctx.config.publicUrl, row.avatarMediaId) : null,
     });
   return async (app) => {

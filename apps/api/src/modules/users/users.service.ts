@@ -8,6 +8,8 @@ export interface ProviderIdentity {
   issuer: string;
   subject: string;
   email: string | null;
+  /** The provider's `email_verified` claim (absent: false). */
+  emailVerified?: boolean;
   username: string | null;
   firstName: string | null;
   lastName: string | null;
