@@ -153,6 +153,8 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
         logger: logger.child({ app: 'id' }),
         cookieSecure: config.accountCenter.publicUrl.startsWith('https://'),
         failureStore: rateLimitStore.failures,
+        // Confirmation links for the account's own address (the account page asks for one).
+        sendMail: (mail) => mailer.send(mail),
       });
       const center = accountCenter;
       cleanups.push(() => center.close());

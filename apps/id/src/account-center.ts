@@ -19,6 +19,7 @@ import {
   zEmail,
   zUsername,
 } from './accounts/accounts.service.ts';
+import { confirmEmailVerification, issueEmailVerification } from './accounts/email-verification.ts';
 import {
   appendSetCookie,
   clientIp,
@@ -36,6 +37,7 @@ import { FailureLimiter, type FailureStore, MemoryFailureStore } from './http/ra
 import { loadAccountCenterSecrets } from './oidc/keys.ts';
 import { createProvider, INTERNAL_CLIENT_ID, type RelyingPartyClient, SCOPES } from './oidc/provider.ts';
 import { endOtherSessions } from './oidc/sessions.ts';
+import { emailVerificationMail } from './views/emails.ts';
 import { raw } from './views/html.ts';
 import { type Locale, localeFromAcceptLanguage, parseLocale, translator } from './views/i18n.ts';
 import {
@@ -74,6 +76,11 @@ export interface AccountCenterOptions {
    * API's Redis store when REDIS_URL is set) keeps the limits whole behind a load balancer. Default: memory.
    */
   failureStore?: FailureStore;
+  /**
+   * Sends an e-mail (the API passes its Mailer). With it, a person whose address is not verified can ask for a
+   * confirmation link from the account page; without it the account page offers nothing.
+   */
+  sendMail?: (mail: { to: string; subject: string; text: string; html: string }) => Promise<void>;
 }
 
 export interface AccountCenter {
@@ -96,7 +103,7 @@ const STATE_TTL_MS = 60 * 60 * 1000;
 const LANG_COOKIE = 'lang';
 
 export async function createAccountCenter(options: AccountCenterOptions): Promise<AccountCenter> {
-  const { db, logger } = options;
+  const { db, logger, sendMail } = options;
   const issuer = options.issuer.replace(/\/+$/, '');
   const cookieSecure = options.cookieSecure ?? false;
   const secrets = await loadAccountCenterSecrets(db, options.secretBox);
@@ -474,6 +481,29 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
       return redirect(res, `/session/end?${params}`);
     }
 
+    // The confirmation link works signed in or not: the single-use token is the proof.
+    if (pathname === '/account/verify-email' && req.method === 'GET') {
+      const token = (url.searchParams.get('token') ?? '').slice(0, 200);
+      const verified = token ? await confirmEmailVerification(db, token) : undefined;
+      const link = { href: `/account?lang=${page.locale}`, label: 'goToAccount' as const, id: 'go-to-account' };
+      if (!verified) {
+        logger.info('e-mail confirmation link refused');
+        return sendHtml(
+          res,
+          400,
+          messagePage(page, { title: 'verifyLinkInvalidTitle', text: 'verifyLinkInvalidText', link }),
+          csp,
+        );
+      }
+      logger.info({ accountId: verified.id }, 'e-mail address verified');
+      return sendHtml(
+        res,
+        200,
+        messagePage(page, { title: 'emailVerifiedTitle', text: 'emailVerifiedText', link }),
+        csp,
+      );
+    }
+
     const signedIn = await signedInAccount(req, res);
     if (!signedIn) {
       if (req.method === 'GET' || req.method === 'HEAD') return toSignIn(res, page, url.pathname + url.search);
@@ -483,9 +513,39 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
     const returnTo = allowedReturnTo(url.searchParams.get('return_to'));
     const actionUrl = url.pathname + url.search;
 
-    if (pathname === '/account' && req.method === 'GET') {
+    const renderAccount = async (status: number, notice?: { kind: 'error' | 'success'; text: string }) => {
       const organizations = await listAccountOrganizations(db, account.id);
-      return sendHtml(res, 200, accountPage(page, { account, organizations }), csp);
+      const emailVerification = sendMail
+        ? { action: `/account/verify-email?lang=${page.locale}`, csrf: csrfToken(sessionUid) }
+        : undefined;
+      sendHtml(
+        res,
+        status,
+        accountPage(page, {
+          account,
+          organizations,
+          ...(notice ? { notice } : {}),
+          ...(emailVerification ? { emailVerification } : {}),
+        }),
+        csp,
+      );
+    };
+
+    if (pathname === '/account' && req.method === 'GET') return renderAccount(200);
+
+    if (pathname === '/account/verify-email' && req.method === 'POST' && sendMail) {
+      const form = await readForm(req);
+      if (!csrfValid(form, sessionUid)) return forbidden(res, page);
+      if (account.emailVerifiedAt !== null) return redirect(res, `/account?lang=${page.locale}`);
+      const token = await issueEmailVerification(db, account);
+      if (!token) return renderAccount(429, { kind: 'error', text: page.t('verificationTooSoon') });
+      const link = `${issuer}/account/verify-email?${new URLSearchParams({ token, lang: page.locale })}`;
+      await sendMail(emailVerificationMail(page.locale, { to: account.email, firstName: account.firstName, link }));
+      logger.info({ accountId: account.id }, 'e-mail confirmation sent');
+      return renderAccount(200, {
+        kind: 'success',
+        text: page.t('verificationSent', { email: account.email }),
+      });
     }
 
     if (pathname === '/organizations/new') {

@@ -60,7 +60,10 @@ export interface Running {
 /** Starts an account center on a free port (port 0) of 127.0.0.1, issuer = that address. */
 export async function startAccountCenter(
   handle: DatabaseHandle,
-  options: { backchannelLogoutUri?: string } = {},
+  options: {
+    backchannelLogoutUri?: string;
+    sendMail?: (mail: { to: string; subject: string; text: string; html: string }) => Promise<void>;
+  } = {},
 ): Promise<Running> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,6 +86,7 @@ export async function startAccountCenter(
     ],
     allowedReturnOrigins: [RP.origin],
     logger: { info: log, warn: log, error: log },
+    ...(options.sendMail ? { sendMail: options.sendMail } : {}),
   });
   server.on('request', center.handler);
   return {

@@ -78,6 +78,21 @@ const en = {
   errCurrentPassword: 'The current password is incorrect',
   errTooLong: 'This value is too long',
   errOrganization: 'An error occurred in creating your organization',
+  emailNotVerified: 'Your e-mail address is not verified.',
+  emailNotVerifiedHint: 'We will send a link to {email}; open it to confirm that the address is yours.',
+  sendVerificationButton: 'Send confirmation e-mail',
+  verificationSent: 'We sent a confirmation link to {email}. It is valid for 24 hours.',
+  verificationTooSoon: 'A confirmation e-mail was sent less than a minute ago. Please wait a moment and try again.',
+  emailVerifiedTitle: 'Your e-mail address is verified',
+  emailVerifiedText: 'Thank you: your e-mail address has been confirmed.',
+  verifyLinkInvalidTitle: 'This link is invalid or expired',
+  verifyLinkInvalidText: 'The confirmation link may have been used already. Sign in to your account to send a new one.',
+  verificationMailSubject: 'Confirm your e-mail address',
+  verificationMailGreeting: 'Hello {name},',
+  verificationMailIntro: 'Confirm the e-mail address of your account by opening this link:',
+  verificationMailButton: 'Confirm e-mail address',
+  verificationMailFooter:
+    'The link is valid for 24 hours and works once. If you did not ask for it, you can ignore this e-mail.',
 };
 
 export type MessageKey = keyof typeof en;
@@ -158,6 +173,23 @@ const ja: Messages = {
   errCurrentPassword: '現在のパスワードが正しくありません',
   errTooLong: '入力が長すぎます',
   errOrganization: '組織の作成中にエラーが発生しました',
+  emailNotVerified: 'メールアドレスが確認されていません。',
+  emailNotVerifiedHint:
+    '{email} にリンクを送信します。リンクを開いて、ご本人のメールアドレスであることを確認してください。',
+  sendVerificationButton: '確認メールを送信',
+  verificationSent: '{email} に確認用のリンクを送信しました。リンクの有効期限は24時間です。',
+  verificationTooSoon: '1分以内に確認メールを送信済みです。しばらく待ってから、もう一度お試しください。',
+  emailVerifiedTitle: 'メールアドレスを確認しました',
+  emailVerifiedText: 'ありがとうございます。メールアドレスの確認が完了しました。',
+  verifyLinkInvalidTitle: 'このリンクは無効か、有効期限が切れています',
+  verifyLinkInvalidText:
+    '確認用のリンクはすでに使用された可能性があります。アカウントにログインして、新しいリンクを送信してください。',
+  verificationMailSubject: 'メールアドレスの確認',
+  verificationMailGreeting: '{name} 様',
+  verificationMailIntro: '次のリンクを開いて、アカウントのメールアドレスを確認してください。',
+  verificationMailButton: 'メールアドレスを確認',
+  verificationMailFooter:
+    'リンクの有効期限は24時間で、1回のみ使用できます。心当たりがない場合は、このメールを無視してください。',
 };
 
 const es: Messages = {
@@ -236,6 +268,23 @@ const es: Messages = {
   errCurrentPassword: 'La contraseña actual no es correcta',
   errTooLong: 'Este valor es demasiado largo',
   errOrganization: 'Se produjo un error al crear tu organización',
+  emailNotVerified: 'Tu dirección de correo electrónico no está verificada.',
+  emailNotVerifiedHint: 'Enviaremos un enlace a {email}; ábrelo para confirmar que la dirección es tuya.',
+  sendVerificationButton: 'Enviar correo de confirmación',
+  verificationSent: 'Enviamos un enlace de confirmación a {email}. Es válido durante 24 horas.',
+  verificationTooSoon:
+    'Se envió un correo de confirmación hace menos de un minuto. Espera un momento y vuelve a intentarlo.',
+  emailVerifiedTitle: 'Tu dirección de correo electrónico está verificada',
+  emailVerifiedText: 'Gracias: tu dirección de correo electrónico ha sido confirmada.',
+  verifyLinkInvalidTitle: 'Este enlace no es válido o ha caducado',
+  verifyLinkInvalidText:
+    'Es posible que el enlace de confirmación ya se haya usado. Inicia sesión en tu cuenta para enviar uno nuevo.',
+  verificationMailSubject: 'Confirma tu dirección de correo electrónico',
+  verificationMailGreeting: 'Hola, {name}:',
+  verificationMailIntro: 'Confirma la dirección de correo electrónico de tu cuenta abriendo este enlace:',
+  verificationMailButton: 'Confirmar dirección de correo',
+  verificationMailFooter:
+    'El enlace es válido durante 24 horas y solo funciona una vez. Si no lo solicitaste, puedes ignorar este correo.',
 };
 
 const ko: Messages = {
@@ -311,6 +360,21 @@ const ko: Messages = {
   errCurrentPassword: '현재 비밀번호가 올바르지 않습니다',
   errTooLong: '입력한 값이 너무 깁니다',
   errOrganization: '조직을 만드는 중에 오류가 발생했습니다',
+  emailNotVerified: '이메일 주소가 인증되지 않았습니다.',
+  emailNotVerifiedHint: '{email}(으)로 링크를 보내 드립니다. 링크를 열어 본인의 주소임을 확인해 주세요.',
+  sendVerificationButton: '확인 이메일 보내기',
+  verificationSent: '{email}(으)로 확인 링크를 보냈습니다. 링크는 24시간 동안 유효합니다.',
+  verificationTooSoon: '1분 이내에 확인 이메일을 이미 보냈습니다. 잠시 후 다시 시도해 주세요.',
+  emailVerifiedTitle: '이메일 주소가 인증되었습니다',
+  emailVerifiedText: '감사합니다. 이메일 주소 확인이 완료되었습니다.',
+  verifyLinkInvalidTitle: '유효하지 않거나 만료된 링크입니다',
+  verifyLinkInvalidText: '확인 링크가 이미 사용되었을 수 있습니다. 계정에 로그인하여 새 링크를 보내 주세요.',
+  verificationMailSubject: '이메일 주소를 확인해 주세요',
+  verificationMailGreeting: '{name}님, 안녕하세요.',
+  verificationMailIntro: '다음 링크를 열어 계정의 이메일 주소를 확인해 주세요.',
+  verificationMailButton: '이메일 주소 확인',
+  verificationMailFooter:
+    '링크는 24시간 동안 유효하며 한 번만 사용할 수 있습니다. 요청하지 않으셨다면 이 이메일을 무시하셔도 됩니다.',
 };
 
 const MESSAGES: Record<Locale, Messages> = { en, ja, es, ko };

@@ -185,7 +185,15 @@ function initials(account: Account): string {
 
 export function accountPage(
   page: PageContext,
-  o: { account: Account; organizations: AccountOrganization[]; message?: MessageKey },
+  o: {
+    account: Account;
+    organizations: AccountOrganization[];
+    message?: MessageKey;
+    /** A result shown above the page, e.g. after asking for a confirmation e-mail. */
+    notice?: { kind: 'error' | 'success'; text: string };
+    /** Present when confirmation e-mails can be sent: the form that asks for one. */
+    emailVerification?: { action: string; csrf: string };
+  },
 ): string {
   const { t } = page;
   const { account } = o;
@@ -193,6 +201,19 @@ export function accountPage(
   const body = html`<h1>${t('accountTitle')}</h1>
 <p class="subtitle">${t('signedInAs')}</p>
 ${alert('success', o.message ? t(o.message) : undefined)}
+${o.notice ? alert(o.notice.kind, o.notice.text) : ''}
+${
+  account.emailVerifiedAt === null && o.emailVerification
+    ? html`<div class="notice" id="email-not-verified">
+<p class="notice-title">${t('emailNotVerified')}</p>
+<p class="hint">${t('emailNotVerifiedHint', { email: account.email })}</p>
+<form method="post" action="${o.emailVerification.action}" id="send-verification-form">
+${csrfField(o.emailVerification.csrf)}
+<button class="button button-secondary" type="submit" id="send-verification-submit">${t('sendVerificationButton')}</button>
+</form>
+</div>`
+    : ''
+}
 <div class="identity" id="account-identity">
 <span class="avatar" aria-hidden="true">${initials(account)}</span>
 <div><div class="identity-name">${account.firstName} ${account.lastName}</div>
