@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   didJwkFromJwk,
   didWebFromUrl,
@@ -15,6 +13,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookWorkerSettings } from '../src/modules/webhooks/webhooks.worker.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { didWebDocument, startDocumentServer } from './support/document-server.ts';
 import { type Holder, makeHolder, presentCredential } from './support/wallet.ts';
 
 /**
@@ -24,28 +23,16 @@ import { type Holder, makeHolder, presentCredential } from './support/wallet.ts'
 
 let blocked: TestApp;
 let open: TestApp;
-let server: Server;
+let peer: Awaited<ReturnType<typeof startDocumentServer>>;
 let origin: string;
-const hits: string[] = [];
-const documents = new Map<string, () => Promise<{ type: string; body: string }>>();
+let hits: string[];
+let documents: Awaited<ReturnType<typeof startDocumentServer>>['documents'];
 let foreign: { signer: JwsSigner; publicJwk: JsonWebKey };
 let holder: Holder;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
-      hits.push(`${request.method} ${request.url}`);
-      const document = documents.get(request.url ?? '');
-      if (request.method === 'POST') return void response.writeHead(200).end('ok');
-      if (!document) return void response.writeHead(404).end();
-      const { type, body } = await document();
-      response.writeHead(200, { 'content-type': type }).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  peer = await startDocumentServer();
+  ({ origin, hits, documents } = peer);
   const pair = await generateEs256KeyPair();
   foreign = { publicJwk: pair.publicJwk, signer: await signerFromPrivateJwk(pair.privateJwk) };
   holder = await makeHolder();
@@ -56,8 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await blocked?.close();
   await open?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await peer?.close();
 });
 
 const organization = (t: TestApp, name: string) =>
@@ -259,16 +245,7 @@ describe("the verifier's fetches with the block on", () => {
   it('verifies the same kind of credential with the block off (status list and did:web fetched)', async () => {
     const verifier = await organization(open, 'Open Verifier');
     const did = didWebFromUrl(`${origin}/open-web`);
-    documents.set('/open-web/did.json', async () => ({
-      type: 'application/json',
-      body: JSON.stringify({
-        id: did,
-        verificationMethod: [
-          { id: `${did}#key-1`, type: 'JsonWebKey2020', controller: did, publicKeyJwk: foreign.publicJwk },
-        ],
-        assertionMethod: [`${did}#key-1`],
-      }),
-    }));
+    documents.set('/open-web/did.json', didWebDocument(did, foreign.publicJwk));
     const credential = await foreignCredential(vctOf(open, verifier), {
       iss: did,
       kid: `${did}#key-1`,

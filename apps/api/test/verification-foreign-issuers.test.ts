@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -17,7 +16,8 @@ import {
   signStatusListToken,
 } from '@cp/credentials';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVerifiedOrganization, freePort, startTestApp, type TestApp } from './harness.ts';
+import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { didWebDocument, startDocumentServer } from './support/document-server.ts';
 import { type Holder, makeHolder, presentCredential } from './support/wallet.ts';
 
 /**
@@ -27,14 +27,14 @@ import { type Holder, makeHolder, presentCredential } from './support/wallet.ts'
  */
 
 let t: TestApp;
-let server: Server;
+let peer: Awaited<ReturnType<typeof startDocumentServer>>;
 let origin: string;
 let foreign: { signer: JwsSigner; publicJwk: JsonWebKey; privateJwk: JsonWebKey };
 let foreignCa: { certificatePem: string; privateJwk: JsonWebKey };
 let holder: Holder;
 let issuer: Awaited<ReturnType<typeof buildVerifiedOrganization>>;
 const revoked = new Set<number>();
-const documents = new Map<string, () => Promise<{ type: string; body: string }>>();
+let documents: Awaited<ReturnType<typeof startDocumentServer>>['documents'];
 
 beforeAll(async () => {
   const pair = await generateEs256KeyPair();
@@ -44,18 +44,8 @@ beforeAll(async () => {
     privateJwk: caPair.privateJwk,
     certificatePem: await createCaCertificate({ commonName: 'Foreign CA', ...caPair }),
   };
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = createServer(async (request, response) => {
-    const document = documents.get(request.url ?? '');
-    if (!document) {
-      response.writeHead(404).end();
-      return;
-    }
-    const { type, body } = await document();
-    response.writeHead(200, { 'content-type': type }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  peer = await startDocumentServer();
+  ({ origin, documents } = peer);
   // The foreign CA is trusted by this installation through VERIFIER_TRUST_ANCHORS_FILE.
   const anchors = path.join(mkdtempSync(path.join(tmpdir(), 'cp-anchors-')), 'anchors.pem');
   writeFileSync(anchors, foreignCa.certificatePem);
@@ -71,7 +61,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await peer?.close();
 });
 
 const vct = () => `${t.config.publicUrl}/orgs/${issuer.organization.id}/vct/${issuer.schemaRecord.schema.slug}`;
@@ -164,16 +154,7 @@ describe('verifying credentials of issuers outside the platform', () => {
 
   it('did:web issuer: the DID document fetched over HTTP', async () => {
     const did = didWebFromUrl(origin);
-    documents.set('/.well-known/did.json', async () => ({
-      type: 'application/json',
-      body: JSON.stringify({
-        id: did,
-        verificationMethod: [
-          { id: `${did}#key-1`, type: 'JsonWebKey2020', controller: did, publicKeyJwk: foreign.publicJwk },
-        ],
-        assertionMethod: [`${did}#key-1`],
-      }),
-    }));
+    documents.set('/.well-known/did.json', didWebDocument(did, foreign.publicJwk));
     const { credential } = await foreignCredential({
       iss: did,
       header: { kid: `${did}#key-1` },

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { FailureStore } from '@cp/id';
 import { MemoryFailureStore } from '@cp/id';
 import { Redis } from 'ioredis';
+import { randomToken, sha256 } from './crypto.ts';
 import type { Logger } from './logger.ts';
 
 /** One fixed window of a counter: hits so far and the milliseconds until the window ends. */
@@ -189,7 +189,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   #key(scope: string, key: string): string {
-    return `${this.#prefix}${scope}:${createHash('sha256').update(key).digest('base64url')}`;
+    return `${this.#prefix}${scope}:${sha256(key)}`;
   }
 
   /** Account center keys arrive as `<limiter>:<value>`: the limiter stays readable, the value is hashed. */
@@ -215,7 +215,7 @@ export class RedisRateLimitStore implements RateLimitStore {
             const results = await this.#client
               .multi()
               .zremrangebyscore(redisKey, '-inf', now - windowMs)
-              .zadd(redisKey, now, `${now}:${randomBytes(6).toString('base64url')}`)
+              .zadd(redisKey, now, `${now}:${randomToken(6)}`)
               .pexpire(redisKey, windowMs)
               .zcard(redisKey)
               .exec();
