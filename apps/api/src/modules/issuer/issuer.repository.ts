@@ -1,5 +1,5 @@
 import { type Database, schema } from '@cp/db';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 
 const { credentialOffers, credentials } = schema;
 
@@ -32,14 +32,40 @@ export async function findOfferWithCredential(db: Database, organizationId: stri
   return row;
 }
 
-export async function countTxCodeFailure(db: Database, offerId: string, revokeAfter: number) {
+/**
+ * Reserves one tx_code attempt before the PIN is compared: counting and the limit check are one
+ * statement, so the row lock serializes racing requests and at most `maxAttempts` of them, however
+ * many arrive at once, get an attempt (a read-then-compare-then-count let 50 concurrent wrong PINs
+ * each be compared). Answers the attempt's number (1..maxAttempts), or undefined when the offer has
+ * no attempt left or was revoked or redeemed meanwhile: then the PIN must not be compared.
+ */
+export async function reserveTxCodeAttempt(db: Database, offerId: string, maxAttempts: number) {
+  const [row] = await db
+    .update(credentialOffers)
+    .set({ txCodeAttempts: sql`${credentialOffers.txCodeAttempts} + 1` })
+    .where(
+      and(
+        eq(credentialOffers.id, offerId),
+        lt(credentialOffers.txCodeAttempts, maxAttempts),
+        isNull(credentialOffers.revokedAt),
+        isNull(credentialOffers.redeemedAt),
+      ),
+    )
+    .returning({ attempt: credentialOffers.txCodeAttempts });
+  return row?.attempt;
+}
+
+/**
+ * The last reserved attempt had a wrong PIN: the offer is withdrawn. Not when a correct PIN redeemed it
+ * meanwhile (the holder's own exchange stands), nor again when already revoked (keeps the first time).
+ */
+export async function revokeOfferAfterTxCodeAttempts(db: Database, offerId: string) {
   await db
     .update(credentialOffers)
-    .set({
-      txCodeAttempts: sql`${credentialOffers.txCodeAttempts} + 1`,
-      revokedAt: sql`case when ${credentialOffers.txCodeAttempts} + 1 >= ${revokeAfter} then now() else ${credentialOffers.revokedAt} end`,
-    })
-    .where(eq(credentialOffers.id, offerId));
+    .set({ revokedAt: new Date() })
+    .where(
+      and(eq(credentialOffers.id, offerId), isNull(credentialOffers.revokedAt), isNull(credentialOffers.redeemedAt)),
+    );
 }
 
 /** Single use: only the first exchange of a pre-authorized code succeeds. */

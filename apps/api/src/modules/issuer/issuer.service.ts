@@ -166,8 +166,14 @@ export async function exchangePreAuthorizedCode(
     if (typeof txCode !== 'string' || txCode.length === 0) {
       throw new OAuthError('invalid_request', 'This offer requires the transaction code (tx_code).');
     }
+    // The attempt is counted (reserved) before the PIN is compared, in one statement: concurrent
+    // requests cannot all pass a stale count, so at most TX_CODE_MAX_ATTEMPTS PINs are ever compared.
+    // A right PIN consumes its attempt too (the offer is redeemed just below: single use anyway).
+    const attempt = await repository.reserveTxCodeAttempt(deps.db, offer.id, TX_CODE_MAX_ATTEMPTS);
+    if (attempt === undefined) throw new OAuthError('invalid_grant', 'This offer was withdrawn.');
     if (!safeEqual(sha256(txCode), offer.txCodeHash)) {
-      await repository.countTxCodeFailure(deps.db, offer.id, TX_CODE_MAX_ATTEMPTS);
+      // The last attempt was wrong: the offer is withdrawn, as the code can no longer be exchanged.
+      if (attempt >= TX_CODE_MAX_ATTEMPTS) await repository.revokeOfferAfterTxCodeAttempts(deps.db, offer.id);
       throw new OAuthError('invalid_grant', 'The transaction code is wrong.');
     }
   } else if (txCode !== undefined) {
