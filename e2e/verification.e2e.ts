@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimCredential, fetchHttp, makeHolder, presentCredential } from '../apps/api/test/support/wallet.ts';
@@ -97,7 +98,16 @@ describe('verification in the console and on the holder page', () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
     const holderPage = await phone.newPage();
     holderPage.on('pageerror', (err) => problems.push(err.message));
-    await holderPage.goto(`${product.consoleUrl}/connect/redirect/${verificationId}?customer=crm-1001`);
+    // The integrator signs the link for its customer with the verification's link secret, so that the
+    // result answers for crm-1001 (an unsigned ?customer= would be a label only).
+    const { secret } = await fetch(`${product.consoleUrl}/api/verifications/${verificationId}/link-secret`, {
+      headers: integrator,
+    }).then((r) => r.json());
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    const signature = createHmac('sha256', secret).update(`${verificationId}.crm-1001.${expires}`).digest('base64url');
+    await holderPage.goto(
+      `${product.consoleUrl}/connect/redirect/${verificationId}?customer=crm-1001&expires=${expires}&signature=${signature}`,
+    );
     await holderPage.waitForURL((url) => url.pathname.startsWith('/connect/verification/'));
     const status = holderPage.getByTestId('verification-status');
     await expect.poll(() => status.getAttribute('data-status')).toBe('CREATED');
@@ -135,7 +145,12 @@ describe('verification in the console and on the holder page', () => {
     const result = await fetch(`${product.consoleUrl}/api/verifications/${verificationId}/individuals/crm-1001`, {
       headers: integrator,
     }).then((r) => r.json());
-    expect(result).toMatchObject({ status: 'VERIFIED', presented_claims: { job_title: 'Rear Admiral' } });
+    expect(result).toMatchObject({
+      status: 'VERIFIED',
+      customer_verified: true,
+      presented_claims: { job_title: 'Rear Admiral' },
+      issuer_trust: { admitted: true, reason: 'PLATFORM_VERIFIED_ORGANIZATION' },
+    });
     expect(problems).toEqual([]);
     await phone.close();
     await context.close();

@@ -30,6 +30,7 @@ import { kybRoutes } from './modules/kyb/kyb.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { organizationKeysRoutes } from './modules/organization-keys/organization-keys.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
+import { trustAnchorsRoutes } from './modules/trust-anchors/trust-anchors.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { openid4vpRoutes } from './modules/verifications/openid4vp.routes.ts';
 import { verificationsRoutes } from './modules/verifications/verifications.routes.ts';
@@ -178,6 +179,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(kybRoutes(ctx));
       await api.register(apiKeysRoutes(ctx));
       await api.register(verificationsRoutes(ctx));
+      await api.register(trustAnchorsRoutes(ctx));
       await api.register(webhooksRoutes(ctx));
     },
     { prefix: '/api' },

@@ -44,6 +44,8 @@ async function serve(config: ReturnType<typeof loadConfig>) {
   const wallet = embedded
     ? await startStaticSite(config.wallet.dist, config.wallet.port, config.host, logger, {
         hsts: config.wallet.publicUrl.startsWith('https:'),
+        // The wallet reads it at /config.json to fetch this platform's CA and trust anchors.
+        platformUrl: config.publicUrl,
       })
     : null;
 

@@ -15,6 +15,7 @@ import { JobQueue } from './jobs/job-queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { loadOrCreateMasterKey } from './lib/master-key.ts';
 import { createRateLimitStore, MemoryRateLimitStore } from './lib/rate-limit-store.ts';
+import { httpFetcher } from './lib/resource-fetcher.ts';
 import { Mailbox } from './mail/mailbox.ts';
 import { Mailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/access-tokens.ts';
@@ -28,6 +29,7 @@ import { CLEANUP_QUEUE, compactCounters, deleteExpiredRows } from './modules/mai
 import { LocalKeyStore } from './modules/organization-keys/key-store.ts';
 import { backfillKeys, KEY_BACKFILL_QUEUE } from './modules/organization-keys/organization-keys.service.ts';
 import { loadPlatformCa } from './modules/organization-keys/platform-ca.ts';
+import { refreshTrustedLists, TRUSTED_LIST_REFRESH_QUEUE } from './modules/trust-anchors/trust-anchors.service.ts';
 import { registerWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
 import { createStorage } from './storage/storage.ts';
 
@@ -114,6 +116,16 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       logger.info(await compactCounters(database.db), 'credential counters compacted');
     });
     await jobs.schedule(CLEANUP_QUEUE, '17 * * * *');
+    // Organizations' trusted lists (ETSI TS 119 602), read again every hour.
+    const trustedListFetcher = httpFetcher({
+      allowHttp: !config.isProduction,
+      allowPrivateNetworks: config.outbound.allowPrivateNetworks,
+      maxBytes: 5_000_000,
+    });
+    await jobs.register(TRUSTED_LIST_REFRESH_QUEUE, () =>
+      refreshTrustedLists({ db: database.db, fetcher: trustedListFetcher }, logger),
+    );
+    await jobs.schedule(TRUSTED_LIST_REFRESH_QUEUE, '41 * * * *');
 
     let mailbox: Mailbox | undefined;
     let smtpUrl = config.mail.smtpUrl;

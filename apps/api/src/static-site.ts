@@ -35,20 +35,27 @@ const walletHelmet = (hsts: boolean): FastifyHelmetOptions => ({
 
 /**
  * Serves a built single-page app (the wallet) on its own port, index.html for client routes. `hsts`: the
- * wallet's public URL is https.
+ * wallet's public URL is https. `platformUrl`: the platform that serves the wallet (PUBLIC_URL), answered
+ * at `/config.json` — public, so the wallet can fetch the platform's CA and trust anchors from it.
  */
 export async function startStaticSite(
   dist: string,
   port: number,
   host: string,
   logger: Logger,
-  options: { hsts?: boolean } = {},
+  options: { hsts?: boolean; platformUrl?: string } = {},
 ) {
   const app = Fastify({
     loggerInstance: logger.child({ app: 'wallet' }) as FastifyBaseLogger,
     disableRequestLogging: true,
   });
   await app.register(helmet, walletHelmet(options.hsts ?? false));
+  if (options.platformUrl) {
+    const config = JSON.stringify({ platform_url: options.platformUrl });
+    app.get('/config.json', async (_request, reply) =>
+      reply.header('cache-control', 'no-cache').type('application/json').send(config),
+    );
+  }
   if (existsSync(path.join(dist, 'index.html'))) {
     await app.register(fastifyStatic, { root: dist, wildcard: false, preCompressed: true });
     app.setNotFoundHandler((request, reply) =>

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   base64url,
+  bindIssuerKey,
   decodeSdJwtVc,
   generateEs256KeyPair,
-  resolveIssuerKey,
   signerFromPrivateJwk,
   verifySdJwtVc,
 } from '@cp/credentials';
@@ -91,7 +91,10 @@ describe('interoperability with a third-party OpenID4VCI client (@openid4vc/open
     expect(first).toBeDefined();
     const credential = first!.credential;
     const fetchJson = (url: string) => fetch(url).then((r) => r.json());
-    const verified = await verifySdJwtVc(credential, { resolveIssuerKey: (h, p) => resolveIssuerKey(h, p, fetchJson) });
+    // The key through the issuer's JWT VC Issuer Metadata (no trust anchor given: the x5c path cannot be used).
+    const verified = await verifySdJwtVc(credential, {
+      resolveIssuerKey: (h, p) => bindIssuerKey(h, p, { fetchJson, trustAnchors: [], allowHttp: () => true }),
+    });
     expect(verified.claims).toMatchObject({ member_name: 'Grace', level: 3, cnf: { jwk: holder.publicJwk } });
     expect((await decodeSdJwtVc(credential)).header.typ).toBe('dc+sd-jwt');
   });

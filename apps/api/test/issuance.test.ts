@@ -1,16 +1,16 @@
 import {
+  bindIssuerKey,
   decodeJwt,
   decodeSdJwtVc,
   generateEs256KeyPair,
   type JwsSigner,
   resolveDidKeyReference,
-  resolveIssuerKey,
   signerFromPrivateJwk,
   signJwt,
   statusFromToken,
+  validateCertificationPath,
   verifyJwtSignature,
   verifySdJwtVc,
-  verifyX5cChain,
 } from '@cp/credentials';
 import { schema } from '@cp/db';
 import { eq } from 'drizzle-orm';
@@ -158,7 +158,7 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
       cnf: { jwk: holder.publicJwk },
     });
     const ca = (await http(`${t.config.publicUrl}/api/platform/ca.pem`)).body;
-    expect((await verifyX5cChain(header.x5c as string[], [ca])).uris).toEqual([issuer]);
+    expect((await validateCertificationPath(header.x5c, [ca])).uris).toEqual([issuer]);
     const decoded = await decodeSdJwtVc(sdJwt);
     expect(decoded.claims).toMatchObject({
       full_name: 'Ada Lovelace',
@@ -169,7 +169,13 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
     expect(decoded.disclosed.sort()).toEqual(['full_name', 'graduated', 'graduated_on', 'score']);
 
     // Signature through the issuer metadata, and through did:web.
-    await verifySdJwtVc(sdJwt, { resolveIssuerKey: (h, p) => resolveIssuerKey(h, p, fetchJson) });
+    const bindOptions = { fetchJson, trustAnchors: [ca], allowHttp: () => true };
+    expect(
+      (await verifySdJwtVc(sdJwt, { resolveIssuerKey: (h, p) => bindIssuerKey(h, p, bindOptions) })).claims,
+    ).toMatchObject({
+      full_name: 'Ada Lovelace',
+    });
+    await verifySdJwtVc(sdJwt, { resolveIssuerKey: (h, p) => bindIssuerKey({ kid: h.kid }, p, bindOptions) });
     const did = `did:web:${encodeURIComponent(new URL(t.config.publicUrl).host)}:orgs:${organization.id}`;
     const viaDid = await resolveDidKeyReference(`${did}#${header.kid}`, fetchJson, { allowHttp: () => true });
     expect(await verifyJwtSignature(sdJwt.split('~')[0]!, viaDid)).toBe(true);
@@ -187,8 +193,8 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
     const status = payload.status as { status_list: { idx: number; uri: string } };
     const listBefore = await http(status.status_list.uri);
     expect(listBefore.headers['content-type']).toContain('application/statuslist+jwt');
-    const signerKey = await resolveIssuerKey(decodeJwt(listBefore.body).header, { iss: issuer }, fetchJson);
-    expect(await verifyJwtSignature(listBefore.body, signerKey)).toBe(true);
+    const signerKey = await bindIssuerKey(decodeJwt(listBefore.body).header, { iss: issuer }, bindOptions);
+    expect(await verifyJwtSignature(listBefore.body, signerKey.jwk)).toBe(true);
     expect(statusFromToken(listBefore.body, status.status_list.idx)).toMatchObject({
       status: 0,
       sub: status.status_list.uri,

@@ -186,7 +186,16 @@ describe("the verifier's fetches with the block on", () => {
       method: 'POST',
       url: '/api/verifications',
       headers: verifier.headers,
-      payload: { name: 'Foreign', schema_id: verifier.schemaRecord.schema.id, type: 'MULTI' },
+      payload: {
+        name: 'Foreign',
+        credential: {
+          format: 'dc+sd-jwt',
+          vct_values: [FOREIGN_VCT],
+          claims: [{ name: 'holder_name', path: ['holder_name'], type: 'TEXT' }],
+        },
+        type: 'MULTI',
+        trust_policy: 'ANY_ISSUER',
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const individual = await t.app.inject({
@@ -207,13 +216,13 @@ describe("the verifier's fetches with the block on", () => {
   }
   const failedChecks = (row: { checks: { code: string; passed: boolean; detail?: string }[] }) =>
     row.checks.filter((c) => !c.passed);
-  const vctOf = (t: TestApp, org: Awaited<ReturnType<typeof organization>>) =>
-    `${t.config.publicUrl}/orgs/${org.organization.id}/vct/${org.schemaRecord.schema.slug}`;
+  /** A type of the foreign issuer's own (a platform organization's type is only its own to issue). */
+  const FOREIGN_VCT = 'https://foreign.example/vct/pass';
 
   it('fails STATUS for a status list on 127.0.0.1 with a clear reason, without fetching it', async () => {
     const verifier = await organization(blocked, 'Blocked Verifier');
     const did = didJwkFromJwk(foreign.publicJwk);
-    const credential = await foreignCredential(vctOf(blocked, verifier), {
+    const credential = await foreignCredential(FOREIGN_VCT, {
       iss: did,
       kid: `${did}#0`,
       path: '/blocked/status',
@@ -229,7 +238,7 @@ describe("the verifier's fetches with the block on", () => {
   it('fails the issuer check for a did:web on 127.0.0.1, without fetching the DID document', async () => {
     const verifier = await organization(blocked, 'Blocked Web Verifier');
     const did = didWebFromUrl(`${origin}/blocked-web`);
-    const credential = await foreignCredential(vctOf(blocked, verifier), {
+    const credential = await foreignCredential(FOREIGN_VCT, {
       iss: did,
       kid: `${did}#key-1`,
       path: '/blocked-web/status',
@@ -246,7 +255,7 @@ describe("the verifier's fetches with the block on", () => {
     const verifier = await organization(open, 'Open Verifier');
     const did = didWebFromUrl(`${origin}/open-web`);
     documents.set('/open-web/did.json', didWebDocument(did, foreign.publicJwk));
-    const credential = await foreignCredential(vctOf(open, verifier), {
+    const credential = await foreignCredential(FOREIGN_VCT, {
       iss: did,
       kid: `${did}#key-1`,
       path: '/open-web/status',

@@ -1,3 +1,4 @@
+import { makeCertificate } from '@cp/credentials/testing';
 import { schema } from '@cp/db';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
@@ -105,13 +106,16 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
     attributes: [{ attribute_id: ageAttribute.id, operator: 'BIGGER', value: '18' }],
   });
   const customerId = `${label.toLowerCase()}-customer-1`;
-  const attempt = (
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/verifications/individuals',
-      payload: { verification_id: verification.id, customer_id: customerId },
-    })
-  ).json();
+  // The integrator's own attempt for its customer (vouched for: it answers the per-customer lookup).
+  const attempt = await inject('POST', `/api/verifications/${verification.id}/individuals`, {
+    customer_id: customerId,
+  });
+  const anchorCa = await makeCertificate({ subject: `CN=${label} Partner CA`, ca: true });
+  const trustAnchor = await inject('POST', '/api/trust-anchors', {
+    kind: 'CERTIFICATE',
+    name: `${label} partner anchor`,
+    certificate_pem: anchorCa.pem,
+  });
   const apiKey = await inject('POST', '/api/integrations/keys', { name: `${label} integration key` });
   const webhook = await inject('POST', '/api/webhooks', {
     url: `https://${label.toLowerCase()}.example/hook`,
@@ -135,6 +139,7 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
       credentialImport: credentialImport.id as string,
       verification: verification.id as string,
       attempt: attempt.id as string,
+      trustAnchor: trustAnchor.id as string,
       apiKey: apiKey.id as string,
       apiKeyKey: apiKey.key as string,
       webhook: webhook.id as string,
@@ -145,6 +150,7 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
       `${label} Age check`,
       `${label} integration key`,
       `${label} hook`,
+      `${label} partner anchor`,
       `${label}-registry.pdf`,
       `${label.toLowerCase()}-member@example.com`,
       `${label.toLowerCase()}-holder@example.com`,
@@ -152,6 +158,7 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
     ],
     secrets: { apiKeySecret: apiKey.secret as string, webhookSecret: webhook.secret as string },
     customerId,
+    anchorPem: anchorCa.pem,
     txCode: credential.tx_code as string,
   };
 }
@@ -167,6 +174,7 @@ export function pathFor(org: PopulatedOrganization, url: string): string | { mis
     [/^\/api\/credentials\/:id/, ids.credential],
     [/^\/api\/verifications\/:id/, ids.verification],
     [/^\/api\/webhooks\/:id/, ids.webhook],
+    [/^\/api\/trust-anchors\/:id/, ids.trustAnchor],
     [/^\/api\/integrations\/keys\/:id/, ids.apiKey],
     [/^\/api\/kyb-reviews\/:id/, ids.kybApplication],
     [/^\/api\/media\/:id/, ids.media],
@@ -177,7 +185,7 @@ export function pathFor(org: PopulatedOrganization, url: string): string | { mis
   for (const [pattern, id] of byResource) {
     if (pattern.test(result)) result = result.replace(/:[A-Za-z]+/, id);
   }
-  result = result.replace(':customer', org.customerId);
+  result = result.replace(':customer', org.customerId).replace(':attemptId', ids.attempt);
   return result.includes(':') ? { missing: url } : result;
 }
 
@@ -224,6 +232,12 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
     'PATCH /api/webhooks/:id': () => ({ payload: { description: 'taken over', url: 'https://attacker.example/hook' } }),
     'GET /api/credentials/import/template': () => ({ query: `?schema_id=${ids.schema}` }),
     'POST /api/webhooks/:id/test': () => ({}),
+    'POST /api/verifications/:id/individuals': () => ({ payload: { customer_id: 'hijacked-customer' } }),
+    'POST /api/verifications/:id/link-secret': () => ({}),
+    'POST /api/trust-anchors': () => ({
+      payload: { kind: 'CERTIFICATE', name: 'Another anchor', certificate_pem: org.anchorPem },
+    }),
+    'POST /api/trust-anchors/:id/refresh': () => ({}),
     'POST /api/integrations/keys': () => ({ payload: { name: 'Another key' } }),
     'PUT /api/integrations/keys/:id': () => ({ payload: { name: 'Renamed key' } }),
     'POST /api/organizations': () => ({ payload: { name: 'Another organization' } }),

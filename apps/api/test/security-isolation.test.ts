@@ -23,6 +23,10 @@ const PUBLIC_ROUTES: { match: (method: string, url: string) => boolean; reason: 
   { match: (_, u) => u === '/api/admin/run', reason: 'local admin CLI, guarded by the admin token' },
   { match: (_, u) => u === '/api/platform/ca.pem', reason: "the platform CA's public certificate" },
   {
+    match: (_, u) => u === '/api/platform/trust-anchors.pem',
+    reason: 'the platform-wide trust anchors (public certificates)',
+  },
+  {
     match: (_, u) => u === '/api/credentials/:id/connect',
     reason: 'holder page of a credential (the unguessable credential id is the link)',
   },
@@ -70,6 +74,7 @@ async function snapshotOfA() {
     'verifications',
     'verification_individuals',
     'webhooks',
+    'trust_anchors',
     'api_keys',
     'kyb_applications',
     'media',

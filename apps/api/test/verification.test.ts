@@ -3,7 +3,14 @@ import { schema } from '@cp/db';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
-import { claimCredential, type Holder, makeHolder, presentCredential, walletHttp } from './support/wallet.ts';
+import {
+  claimCredential,
+  type Holder,
+  makeHolder,
+  presentCredential,
+  resolveRequest,
+  walletHttp,
+} from './support/wallet.ts';
 
 let t: TestApp;
 let issuer: Awaited<ReturnType<typeof buildVerifiedOrganization>>;
@@ -122,8 +129,19 @@ describe('OpenID4VP verifier', () => {
       attributes: [{ name: 'age', operator: 'BIGGER', value: '18', type: 'NUMBER' }],
       link: `${t.config.publicUrl}/connect/redirect/${verification.id}`,
     });
-    const { individual, connect } = await startAttempt(verification.id, 'customer-42');
-    expect(individual).toMatchObject({ status: 'CREATED', customer_id: 'customer-42' });
+    // The integrator starts the attempt for its customer (its API key or a member's session) and sends the
+    // holder the link it answers.
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/verifications/${verification.id}/individuals`,
+      headers: issuer.headers,
+      payload: { customer_id: 'customer-42' },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const individual = started.json();
+    expect(individual).toMatchObject({ status: 'CREATED', customer_id: 'customer-42', customer_verified: true });
+    expect(individual.connection_url).toBe(`${t.config.publicUrl}/connect/verification/${individual.id}`);
+    const connect = (await t.app.inject({ url: `/api/verifications/${individual.id}/connect` })).json();
     expect(connect).toMatchObject({
       status: 'CREATED',
       verifier: { name: 'Analytical Society', verified: true },
@@ -147,11 +165,24 @@ describe('OpenID4VP verifier', () => {
       presented_claims: { age: 36 },
       issuer: `${t.config.publicUrl}/orgs/${issuer.organization.id}`,
       validation_error: null,
+      customer_verified: true,
+      issuer_trust: {
+        admitted: true,
+        reason: 'PLATFORM_VERIFIED_ORGANIZATION',
+        policy: 'PLATFORM_VERIFIED',
+        key_source: 'x5c',
+        certificate: { anchor: { origin: 'PLATFORM_CA' } },
+        organization: { id: issuer.organization.id, name: 'Analytical Society', verified: true },
+      },
     });
+    expect(row.issuer_trust.detail).toBe(
+      'Admitted: Analytical Society is an organization of this platform that passed KYB',
+    );
     // Only what was asked for was disclosed.
     expect(Object.keys(row.presented_claims)).toEqual(['age']);
     expect(row.checks.map((c: { code: string }) => c.code)).toEqual([
       'ISSUER_SIGNATURE',
+      'TRUSTED_ISSUER',
       'CREDENTIAL_TYPE',
       'EXPIRY',
       'STATUS',
@@ -173,13 +204,21 @@ describe('OpenID4VP verifier', () => {
     ).toMatchObject({ usage: { total: 1, verified: 1, failed: 0 } });
   });
 
-  it('accepts plain direct_post too, and marks the request REQUESTED when a wallet fetches it', async () => {
+  it('refuses a plain direct_post answer to a direct_post.jwt request (downgrade), and marks the request REQUESTED', async () => {
     const verification = await createVerification();
     const { individual, connect } = await startAttempt(verification.id);
     expect(individual.customer_id).toMatch(/^\d{4}-\d{4}-\d{4}$/);
     await walletHttp(t)(new URL(connect.connection_url).searchParams.get('request_uri')!);
     expect((await outcome(individual.id)).status).toBe('REQUESTED');
-    const response = await presentCredential(t, connect.connection_url, credential, holder, { mode: 'direct_post' });
+    const plain = await presentCredential(t, connect.connection_url, credential, holder, { mode: 'direct_post' });
+    expect(plain.status).toBe(400);
+    expect(plain.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/encrypted/),
+    });
+    // Nothing was recorded: the real, encrypted answer still completes the attempt.
+    expect((await outcome(individual.id)).status).toBe('REQUESTED');
+    const response = await presentCredential(t, connect.connection_url, credential, holder);
     expect(response.status).toBe(200);
     expect((await outcome(individual.id)).status).toBe('VERIFIED');
     // Asked for nothing in particular: every attribute is requested, and shown in the schema's order.
@@ -250,7 +289,27 @@ describe('OpenID4VP verifier', () => {
       return parts.join('~');
     };
     expect((await attempt(verification, { mutate: tamper })).result.failed_checks).toEqual(['ISSUER_SIGNATURE']);
-    expect((await attempt(verification, { state: 'another-state' })).result.failed_checks).toEqual(['RESPONSE_FORMAT']);
+    // A wrong state is not an answer to this request: refused, nothing recorded.
+    const wrongState = await attempt(verification, { state: 'another-state' });
+    expect(wrongState.response.status).toBe(400);
+    expect(wrongState.response.json()).toMatchObject({ error: 'invalid_request' });
+    expect(wrongState.result.status).toBe('REQUESTED');
+  });
+
+  it('keeps no disclosed claims when the key binding fails', async () => {
+    const verification = await createVerification({ rules: [['age', 'BIGGER', '18']] });
+    const { individual } = await attempt(verification, { nonce: 'stolen-from-another-request' });
+    const row = (
+      await t.app.inject({
+        url: `/api/verifications/${verification.id}/attempts/${individual.id}`,
+        headers: issuer.headers,
+      })
+    ).json();
+    expect(row).toMatchObject({ status: 'FAILED', presented_claims: {} });
+    expect(row.checks.find((c: { code: string }) => c.code === 'RULE')).toMatchObject({
+      passed: false,
+      rule: { presented: null },
+    });
   });
 
   it('fails TRUSTED_ISSUER for an issuer outside the list, and passes for the issuer’s DID', async () => {
@@ -366,13 +425,18 @@ describe('OpenID4VP verifier', () => {
 
   it('records a wallet that declines as FAILED with WALLET_ERROR, without using a single-use link', async () => {
     const verification = await createVerification({ type: 'SINGLE' });
-    const { individual } = await startAttempt(verification.id);
-    const declined = await t.app.inject({
-      method: 'POST',
-      url: `/oid4vp/responses/${individual.id}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'error=access_denied&error_description=The+holder+declined',
-    });
+    const { individual, connect } = await startAttempt(verification.id);
+    const respond = (payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/oid4vp/responses/${individual.id}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+    // Without this request's state, a decline is nobody's: refused.
+    expect((await respond('error=access_denied')).statusCode).toBe(400);
+    const { payload: request } = await resolveRequest(t, connect.connection_url);
+    const declined = await respond(`error=access_denied&error_description=The+holder+declined&state=${request.state}`);
     expect(declined.statusCode).toBe(200);
     expect(await outcome(individual.id)).toMatchObject({ status: 'FAILED', failed_checks: ['WALLET_ERROR'] });
     const retry = await startAttempt(verification.id);

@@ -529,11 +529,13 @@ describe('verification.completed', () => {
         attributes: [{ attribute_id: schemaRecord.attributes[0]!.id, operator: 'BIGGER', value: '5' }],
       },
     });
+    // The integrator starts the attempt for its customer: the event's result_url answers for crm-7.
     const individual = (
       await t.app.inject({
         method: 'POST',
-        url: '/api/verifications/individuals',
-        payload: { verification_id: verification.json().id, customer_id: 'crm-7' },
+        url: `/api/verifications/${verification.json().id}/individuals`,
+        headers,
+        payload: { customer_id: 'crm-7' },
       })
     ).json();
     const link = (await t.app.inject({ url: `/api/verifications/${individual.id}/connect` })).json();
@@ -550,6 +552,7 @@ describe('verification.completed', () => {
         verification_id: verification.json().id,
         individual_id: individual.id,
         customer_id: 'crm-7',
+        customer_verified: true,
         status: 'FAILED',
         failed_checks: ['RULE'],
         result_url: `${t.config.publicUrl}/api/verifications/${verification.json().id}/individuals/crm-7`,

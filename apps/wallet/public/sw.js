@@ -3,6 +3,7 @@
 //   manifest: lazy route chunks, the core), so screens not visited yet work offline too;
 // - navigation: network first, so a new deployment is picked up at once; offline → the cached index.html;
 // - same-origin static files: cache first, cached on first fetch (lazy route chunks, fonts, icons);
+// - /config.json (where the wallet's platform is): network first, so a change is seen at once; offline → cached;
 // - never cached: other origins (issuers, verifiers, the API) and anything but GET.
 const CACHE = 'wallet-shell-v1';
 const SHELL = ['/', '/index.html', '/manifest.webmanifest', '/favicon.svg', '/icon-maskable.svg'];
@@ -58,6 +59,17 @@ async function networkFirstNavigation(request) {
   }
 }
 
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch {
+    return (await cache.match(request, { ignoreVary: true })) ?? Response.error();
+  }
+}
+
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);
   // ignoreVary: servers may answer `Vary: Origin`, and module scripts are requested with an Origin header.
@@ -76,6 +88,10 @@ self.addEventListener('fetch', (event) => {
   if (url.pathname.startsWith('/api/') || url.pathname === '/sw.js') return;
   if (request.mode === 'navigate') {
     event.respondWith(networkFirstNavigation(request));
+    return;
+  }
+  if (url.pathname === '/config.json') {
+    event.respondWith(networkFirst(request));
     return;
   }
   if (STATIC.test(url.pathname)) event.respondWith(cacheFirst(request));

@@ -24,6 +24,21 @@ export type PageQuery = z.infer<typeof zPageQuery>;
 
 export const zIdParams = z.object({ id: z.uuid() });
 
+/** An http(s) URL without credentials in it (where others' documents are read, or events sent). */
+export const zHttpUrl = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+      } catch {
+        return false;
+      }
+    }, 'Must be a valid URL');
+
 export const zMedia = z.object({
   id: z.uuid(),
   url: z.string(),

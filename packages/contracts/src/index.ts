@@ -9,6 +9,7 @@ export * from './kyb.ts';
 export * from './media.ts';
 export * from './organizations.ts';
 export * from './password.ts';
+export * from './trust-anchors.ts';
 export * from './users.ts';
 export * from './verifications.ts';
 export * from './webhooks.ts';

@@ -42,36 +42,108 @@ export const zTrustedIssuer = z
     }
   }, 'Must be a DID or an https issuer URL');
 
-export const zVerificationRuleInput = z.strictObject({
-  attribute_id: z.uuid(),
-  operator: zVerificationOperator,
-  /** Checked against the attribute's type by the API (422 with the field's message when it does not fit). */
-  value: z.string().trim().max(VERIFICATION_RULE_VALUE_MAX),
-  /** The attribute's type, as the reference console sends it; the API uses the schema's own type. */
-  type: zCredentialSchemaAttributeType.optional(),
+/**
+ * Which issuers a verification admits (the issuer's key must always be bound to it: x5c path to a trust
+ * anchor naming the issuer, the issuer's own DID, or its JWT VC Issuer Metadata):
+ * - PLATFORM_VERIFIED: organizations of this platform that passed KYB (the default);
+ * - NAMED_ISSUERS: the issuers listed in `trusted_issuers` (issuer URLs or DIDs);
+ * - TRUST_ANCHORS: issuers certified by the organization's trust anchors (or the platform-wide list);
+ * - ANY_ISSUER: any issuer at all: the credential proves only that whoever is named in it signed it.
+ */
+export const trustPolicies = ['PLATFORM_VERIFIED', 'NAMED_ISSUERS', 'TRUST_ANCHORS', 'ANY_ISSUER'] as const;
+export const zTrustPolicy = z.enum(trustPolicies);
+export type TrustPolicy = z.infer<typeof zTrustPolicy>;
+
+export const EXTERNAL_CLAIMS_MAX = 50;
+export const EXTERNAL_VCT_VALUES_MAX = 10;
+/** A claim name as rules and the history show it. */
+export const zExternalClaimName = z
+  .string()
+  .trim()
+  .regex(/^[\p{L}\p{N}_][\p{L}\p{N}_ .:-]{0,63}$/u, 'Letters, digits, spaces, _ . : - (at most 64)');
+/** A DCQL claims path (OpenID4VP §7): claim names, array indexes, null for every element. */
+export const zClaimPath = z
+  .array(z.union([z.string().min(1).max(100), z.number().int().min(0).max(10_000), z.null()]))
+  .min(1)
+  .max(8)
+  .refine((path) => typeof path[0] === 'string', 'A path starts with a claim name');
+
+/** A credential type of another issuer: an SD-JWT VC `vct`, and the claims to ask for. */
+export const zExternalCredentialType = z.strictObject({
+  format: z.literal('dc+sd-jwt'),
+  vct_values: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(500)
+        .regex(/^[a-z][a-z0-9+.-]*:\S+$/i, 'Must be a URI (https://… or urn:…)'),
+    )
+    .min(1)
+    .max(EXTERNAL_VCT_VALUES_MAX),
+  claims: z
+    .array(z.strictObject({ name: zExternalClaimName, path: zClaimPath, type: zCredentialSchemaAttributeType }))
+    .min(1)
+    .max(EXTERNAL_CLAIMS_MAX)
+    .refine((claims) => new Set(claims.map((c) => c.name)).size === claims.length, 'Claim names must be unique'),
 });
+export type ExternalCredentialType = z.infer<typeof zExternalCredentialType>;
+
+export const zVerificationRuleInput = z
+  .strictObject({
+    /** A schema attribute (verifications of a schema). */
+    attribute_id: z.uuid().optional(),
+    /** A claim of the external credential type, by name (verifications of another issuer's type). */
+    claim: zExternalClaimName.optional(),
+    operator: zVerificationOperator,
+    /** Checked against the attribute's type by the API (422 with the field's message when it does not fit). */
+    value: z.string().trim().max(VERIFICATION_RULE_VALUE_MAX),
+    /** The attribute's type, as the reference console sends it; the API uses the schema's own type. */
+    type: zCredentialSchemaAttributeType.optional(),
+  })
+  .refine((rule) => (rule.attribute_id === undefined) !== (rule.claim === undefined), {
+    message: 'Name either attribute_id (a schema attribute) or claim (a claim of the credential type)',
+  });
 export type VerificationRuleInput = z.infer<typeof zVerificationRuleInput>;
 
-export const zCreateVerificationRequest = z.strictObject({
-  name: z.string().trim().min(1).max(VERIFICATION_NAME_MAX),
-  description: z.string().trim().max(VERIFICATION_DESCRIPTION_MAX).optional(),
-  schema_id: z.uuid(),
-  type: zVerificationType,
-  attributes: z.array(zVerificationRuleInput).max(VERIFICATION_RULES_MAX).default([]),
-  /** Accept credentials only from these issuers; empty: any issuer whose signature verifies. */
-  trusted_issuers: z.array(zTrustedIssuer).max(VERIFICATION_TRUSTED_ISSUERS_MAX).default([]),
-  /**
-   * The schema attributes the verifier wants to see disclosed, besides those its rules need.
-   * Absent: only the rules' attributes (or every attribute when there is no rule).
-   */
-  requested_attribute_ids: z.array(z.uuid()).max(50).optional(),
-});
+export const zCreateVerificationRequest = z
+  .strictObject({
+    name: z.string().trim().min(1).max(VERIFICATION_NAME_MAX),
+    description: z.string().trim().max(VERIFICATION_DESCRIPTION_MAX).optional(),
+    /** One of this platform's credential schemas (the organization's own or a platform schema)… */
+    schema_id: z.uuid().optional(),
+    /** …or a credential type of another issuer. */
+    credential: zExternalCredentialType.optional(),
+    type: zVerificationType,
+    attributes: z.array(zVerificationRuleInput).max(VERIFICATION_RULES_MAX).default([]),
+    /** Default: NAMED_ISSUERS when `trusted_issuers` is not empty, else PLATFORM_VERIFIED. */
+    trust_policy: zTrustPolicy.optional(),
+    /** The issuers NAMED_ISSUERS admits (issuer URLs or DIDs). */
+    trusted_issuers: z.array(zTrustedIssuer).max(VERIFICATION_TRUSTED_ISSUERS_MAX).default([]),
+    /**
+     * The schema attributes the verifier wants to see disclosed, besides those its rules need.
+     * Absent: only the rules' attributes (or every attribute when there is no rule).
+     */
+    requested_attribute_ids: z.array(z.uuid()).max(50).optional(),
+    /** The same for an external credential type, by claim name. */
+    requested_claims: z.array(zExternalClaimName).max(EXTERNAL_CLAIMS_MAX).optional(),
+  })
+  .refine((input) => (input.schema_id === undefined) !== (input.credential === undefined), {
+    message: 'Name either schema_id or credential',
+    path: ['schema_id'],
+  })
+  .refine((input) => input.trust_policy !== 'NAMED_ISSUERS' || input.trusted_issuers.length > 0, {
+    message: 'Name at least one trusted issuer',
+    path: ['trusted_issuers'],
+  });
 export type CreateVerificationRequest = z.input<typeof zCreateVerificationRequest>;
 export const zUpdateVerificationRequest = zCreateVerificationRequest;
 export type UpdateVerificationRequest = CreateVerificationRequest;
 
 export const zVerificationRule = z.object({
-  attribute_id: z.uuid(),
+  /** The schema attribute; null for a claim of an external credential type. */
+  attribute_id: z.uuid().nullable(),
   /** The attribute's (claim's) name. */
   name: z.string(),
   operator: zVerificationOperator,
@@ -91,17 +163,23 @@ export const zVerification = z.object({
   user: z.object({ id: z.uuid(), first_name: z.string(), last_name: z.string() }).nullable(),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
-  schema: z.object({
-    id: z.uuid(),
-    /** As stored: platform schemas are stored in English (the console shows them in the user's language). */
-    name: z.string(),
-    /** The credential schema's slug (as `CredentialSchema.slug`). Optional: absent from older answers. */
-    slug: z.string().optional(),
-    /** False for the platform's own schemas (as `CredentialSchema.deleteable`). Optional: absent from older answers. */
-    deleteable: z.boolean().optional(),
-    attributes: z.array(z.object({ id: z.uuid(), name: z.string(), type: zCredentialSchemaAttributeType })),
-  }),
+  /** The schema asked for; null when the verification asks for another issuer's credential type. */
+  schema: z
+    .object({
+      id: z.uuid(),
+      /** As stored: platform schemas are stored in English (the console shows them in the user's language). */
+      name: z.string(),
+      /** The credential schema's slug (as `CredentialSchema.slug`). Optional: absent from older answers. */
+      slug: z.string().optional(),
+      /** False for the platform's own schemas (as `CredentialSchema.deleteable`). Optional: absent from older answers. */
+      deleteable: z.boolean().optional(),
+      attributes: z.array(z.object({ id: z.uuid(), name: z.string(), type: zCredentialSchemaAttributeType })),
+    })
+    .nullable(),
+  /** The credential type of another issuer asked for; null for a schema. */
+  credential: zExternalCredentialType.nullable(),
   attributes: z.array(zVerificationRule),
+  trust_policy: zTrustPolicy,
   trusted_issuers: z.array(z.string()),
   /** Claim names the verifier asks to see (rules' attributes included). */
   requested_claims: z.array(z.string()),
@@ -179,6 +257,51 @@ export const zVerificationCheck = z.object({
 });
 export type VerificationCheck = z.infer<typeof zVerificationCheck>;
 
+/**
+ * Why a verification's trust policy admitted an issuer (the first four) or refused it. The API answers one of
+ * these; `zIssuerTrust.reason` stays a string so that a client meets a reason added later with its `detail`.
+ */
+export const issuerTrustReasons = [
+  'PLATFORM_VERIFIED_ORGANIZATION',
+  'NAMED_ISSUER',
+  'TRUST_ANCHOR',
+  'ANY_ISSUER',
+  'NOT_A_PLATFORM_ORGANIZATION',
+  'ORGANIZATION_NOT_VERIFIED',
+  'NOT_A_NAMED_ISSUER',
+  'NO_TRUST_ANCHOR',
+  'PLATFORM_ISSUER_NOT_CERTIFIED_BY_PLATFORM',
+  'UNKNOWN_PLATFORM_ORGANIZATION',
+] as const;
+export const zIssuerTrustReason = z.enum(issuerTrustReasons);
+export type IssuerTrustReason = z.infer<typeof zIssuerTrustReason>;
+
+export const zIssuerTrust = z.object({
+  admitted: z.boolean(),
+  /** The rule that decided: one of issuerTrustReasons. */
+  reason: z.string(),
+  /** "Admitted: …" / "Refused: …", in English. */
+  detail: z.string(),
+  policy: zTrustPolicy,
+  /** Where the issuer's key came from: its certificate chain, its DID document, or its JWT VC Issuer Metadata. */
+  key_source: z.enum(['x5c', 'did', 'metadata']),
+  certificate: z
+    .object({
+      subject: z.string(),
+      anchor: z
+        .object({
+          subject: z.string(),
+          name: z.string(),
+          origin: z.enum(['PLATFORM_CA', 'PLATFORM_LIST', 'ORGANIZATION']),
+        })
+        .nullable(),
+    })
+    .nullable(),
+  /** The issuer is an organization of this platform. */
+  organization: z.object({ id: z.uuid(), name: z.string(), verified: z.boolean() }).nullable(),
+});
+export type IssuerTrust = z.infer<typeof zIssuerTrust>;
+
 export const zVerificationIndividual = z.object({
   id: z.uuid(),
   verification_id: z.uuid(),
@@ -192,6 +315,13 @@ export const zVerificationIndividual = z.object({
   presented_claims: z.record(z.string(), z.unknown()),
   /** The credential's issuer (`iss`) when one was presented. */
   issuer: z.string().nullable(),
+  /**
+   * Whether the integrator vouched for `customer_id` (an attempt it created with its API key, or a link it
+   * signed): only such attempts answer `GET verifications/{id}/individuals/{customer}`. False: a label.
+   */
+  customer_verified: z.boolean(),
+  /** How the issuer's key was established, and why the verification's trust policy admitted or refused it. */
+  issuer_trust: zIssuerTrust.nullable(),
   checks: z.array(zVerificationCheck),
   /** The first failed check's code, as the reference product's `validation_error`. */
   validation_error: z.string().nullable(),
@@ -201,11 +331,37 @@ export type VerificationIndividual = z.infer<typeof zVerificationIndividual>;
 export const zVerificationIndividualPage = pageOf(zVerificationIndividual);
 export type VerificationIndividualPage = z.infer<typeof zVerificationIndividualPage>;
 
-export const zCreateVerificationIndividualRequest = z.strictObject({
-  verification_id: z.uuid(),
+export const zCreateVerificationIndividualRequest = z
+  .strictObject({
+    verification_id: z.uuid(),
+    customer_id: z.string().trim().regex(CUSTOMER_ID_PATTERN).optional(),
+    /** A signed holder link: when it expires (seconds since the epoch)… */
+    expires: z.coerce.number().int().positive().max(99_999_999_999).optional(),
+    /** …and base64url(HMAC-SHA256(link secret, "<verification_id>.<customer_id>.<expires>")). */
+    signature: z
+      .string()
+      .regex(/^[\w-]{20,100}$/)
+      .optional(),
+  })
+  .refine(
+    (input) => input.signature === undefined || (input.customer_id !== undefined && input.expires !== undefined),
+    {
+      message: 'A signature comes with customer_id and expires',
+      path: ['signature'],
+    },
+  );
+export type CreateVerificationIndividualRequest = z.infer<typeof zCreateVerificationIndividualRequest>;
+
+/** POST verifications/{id}/individuals (API key or member): an attempt for the integrator's own customer. */
+export const zCreateOwnVerificationIndividualRequest = z.strictObject({
+  /** Absent: one is generated (three 4-digit groups). */
   customer_id: z.string().trim().regex(CUSTOMER_ID_PATTERN).optional(),
 });
-export type CreateVerificationIndividualRequest = z.infer<typeof zCreateVerificationIndividualRequest>;
+export type CreateOwnVerificationIndividualRequest = z.infer<typeof zCreateOwnVerificationIndividualRequest>;
+
+/** GET/POST verifications/{id}/link-secret: the secret integrators sign holder links with. */
+export const zVerificationLinkSecret = z.object({ secret: z.string() });
+export type VerificationLinkSecret = z.infer<typeof zVerificationLinkSecret>;
 
 /** POST verifications/individuals answer (public): where the holder goes next. */
 export const zCreatedVerificationIndividual = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './common.ts';
+import { pageOf, zHttpUrl } from './common.ts';
 
 /** Events an integration can subscribe to. */
 export const webhookEventTypes = ['verification.completed', 'credential.claimed', 'credential.revoked'] as const;
@@ -10,18 +10,7 @@ export const WEBHOOK_ENDPOINTS_MAX = 10;
 export const WEBHOOK_URL_MAX = 2000;
 export const WEBHOOK_DESCRIPTION_MAX = 200;
 
-const zWebhookUrl = z
-  .string()
-  .trim()
-  .max(WEBHOOK_URL_MAX)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, 'Must be a valid URL');
+const zWebhookUrl = zHttpUrl(WEBHOOK_URL_MAX);
 
 export const zCreateWebhookRequest = z.strictObject({
   url: zWebhookUrl,

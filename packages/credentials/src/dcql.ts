@@ -25,15 +25,21 @@ export interface DcqlQuery {
   credential_sets?: { options: string[][]; required?: boolean }[];
 }
 
-/** One SD-JWT VC of a type, disclosing the named top-level claims. */
-export function buildDcqlQuery(input: { id: string; vctValues: string[]; claims: string[] }): DcqlQuery {
+/** One SD-JWT VC of a type, disclosing the named top-level claims (a name) or claims at paths. */
+export function buildDcqlQuery(input: {
+  id: string;
+  vctValues: string[];
+  claims: (string | DcqlClaimsQuery['path'])[];
+}): DcqlQuery {
   return {
     credentials: [
       {
         id: input.id,
         format: SD_JWT_VC_FORMAT,
         meta: { vct_values: input.vctValues },
-        ...(input.claims.length > 0 ? { claims: input.claims.map((name) => ({ path: [name] })) } : {}),
+        ...(input.claims.length > 0
+          ? { claims: input.claims.map((claim) => ({ path: typeof claim === 'string' ? [claim] : claim })) }
+          : {}),
       },
     ],
   };

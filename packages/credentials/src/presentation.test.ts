@@ -1,10 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDcqlQuery, dcqlSatisfied, matchDcqlQuery } from './dcql.ts';
+import type { IssuerBinding } from './issuer-trust.ts';
 import { generateEs256KeyPair, type JwsSigner, signerFromPrivateJwk } from './jws.ts';
 import {
+  claimAtPath,
   evaluateRule,
   type PresentationExpectation,
   type PresentationRule,
+  type PresentationVerifierDeps,
   verifySdJwtPresentation,
 } from './presentation.ts';
 import { issueSdJwtVc, presentSdJwtVc } from './sd-jwt-vc.ts';
@@ -30,18 +33,27 @@ beforeAll(async () => {
 });
 
 let revoked: number[] = [];
-const deps = {
-  resolveIssuerKey: async () => ({ jwk: issuer.publicJwk, identifiers: ['did:web:issuer.example:orgs:7'] }),
+/** The issuer's key as the trust function (issuer-trust.ts, tested there) binds it. */
+const bound = (jwk: JsonWebKey): IssuerBinding => ({
+  iss: ISS,
+  jwk,
+  source: 'metadata',
+  identifiers: [ISS, 'did:web:issuer.example:orgs:7'],
+});
+const admitted = { admitted: true, reason: 'NAMED_ISSUER', detail: 'Admitted: named by the verification' };
+const deps: PresentationVerifierDeps = {
+  bindIssuerKey: async () => bound(issuer.publicJwk),
+  admitIssuer: async () => ({ issuer: admitted, type: { passed: true } }),
   fetchStatusListToken: async (uri: string) =>
     signStatusListToken({ signer: issuer.signer, header: {}, uri, lst: encodeStatusList(16, revoked), ttl: 60 }),
 };
 
+const requested = (...names: string[]) => names.map((name) => ({ name, path: [name] }));
 const expectation = (extra: Partial<PresentationExpectation> = {}): PresentationExpectation => ({
   nonce: 'n-1',
   audience: AUD,
   vctValues: [VCT],
-  requiredClaims: ['first_name', 'age'],
-  trustedIssuers: [],
+  requestedClaims: requested('first_name', 'age'),
   rules: [],
   ...extra,
 });
@@ -80,8 +92,11 @@ describe('verifySdJwtPresentation', () => {
     expect(result.verified).toBe(true);
     expect(result.claims).toEqual({ first_name: 'Ada', age: 36 });
     expect(result.issuer).toBe(ISS);
+    expect(result.admission).toEqual(admitted);
+    expect(result.binding?.source).toBe('metadata');
     expect(result.checks.map((c) => c.code)).toEqual([
       'ISSUER_SIGNATURE',
+      'TRUSTED_ISSUER',
       'CREDENTIAL_TYPE',
       'EXPIRY',
       'STATUS',
@@ -130,8 +145,13 @@ describe('verifySdJwtPresentation', () => {
     parts[1] = Buffer.from(JSON.stringify(disclosure)).toString('base64url');
     const result = await verifySdJwtPresentation(parts.join('~'), expectation(), deps);
     expect(result.checks).toEqual([
-      { code: 'ISSUER_SIGNATURE', passed: false, detail: 'A disclosure is not covered by the issuer signature' },
+      {
+        code: 'ISSUER_SIGNATURE',
+        passed: false,
+        detail: `Claims to be from ${ISS}: A disclosure is not covered by the issuer signature`,
+      },
     ]);
+    expect(result.verified).toBe(false);
     expect(result.claims).toEqual({});
   });
 
@@ -140,19 +160,72 @@ describe('verifySdJwtPresentation', () => {
     expect(failed(result.checks)).toEqual(['ISSUER_SIGNATURE']);
   });
 
-  it('fails EXPIRY, CREDENTIAL_TYPE, TRUSTED_ISSUER and CLAIMS_DISCLOSED', async () => {
+  it('fails EXPIRY, CREDENTIAL_TYPE and CLAIMS_DISCLOSED', async () => {
     const expired = await present({}, { expiresAt: Math.floor(Date.now() / 1000) - 7200 });
     expect(failed((await verifySdJwtPresentation(expired, expectation(), deps)).checks)).toEqual(['EXPIRY']);
     const other = await present({}, { vct: 'https://elsewhere/vct/x' });
     expect(failed((await verifySdJwtPresentation(other, expectation(), deps)).checks)).toEqual(['CREDENTIAL_TYPE']);
-    const untrusted = expectation({ trustedIssuers: ['https://someone.else/orgs/1'] });
-    expect(failed((await verifySdJwtPresentation(await present(), untrusted, deps)).checks)).toEqual([
-      'TRUSTED_ISSUER',
-    ]);
-    const trustedByDid = expectation({ trustedIssuers: ['did:web:issuer.example:orgs:7'] });
-    expect((await verifySdJwtPresentation(await present(), trustedByDid, deps)).verified).toBe(true);
     const fewer = await present({ disclose: ['first_name'] });
     expect(failed((await verifySdJwtPresentation(fewer, expectation(), deps)).checks)).toEqual(['CLAIMS_DISCLOSED']);
+  });
+
+  it('fails ISSUER_SIGNATURE and stops when no key of the issuer can be established', async () => {
+    const unbound = {
+      ...deps,
+      bindIssuerKey: async () => {
+        throw new Error('the kid names did:jwk:…, not the issuer');
+      },
+    };
+    const result = await verifySdJwtPresentation(await present(), expectation(), unbound);
+    expect(result.checks).toEqual([
+      { code: 'ISSUER_SIGNATURE', passed: false, detail: expect.stringMatching(/^Claims to be from .*not the issuer/) },
+    ]);
+    // The issuer it names is not recorded as its issuer.
+    expect(result).toMatchObject({ verified: false, claims: {}, issuer: null });
+  });
+
+  it('fails TRUSTED_ISSUER with the policy’s reason, and CREDENTIAL_TYPE when the type is not the issuer’s', async () => {
+    const refused = {
+      admitted: false,
+      reason: 'NOT_A_PLATFORM_ISSUER',
+      detail: 'Refused: not an organization of this platform',
+    };
+    const policy = { ...deps, admitIssuer: async () => ({ issuer: refused, type: { passed: true } }) };
+    const result = await verifySdJwtPresentation(await present(), expectation(), policy);
+    expect(failed(result.checks)).toEqual(['TRUSTED_ISSUER']);
+    expect(result.checks.find((c) => c.code === 'TRUSTED_ISSUER')?.detail).toBe(refused.detail);
+    expect(result.admission).toEqual(refused);
+    const typeOfAnother = {
+      ...deps,
+      admitIssuer: async () => ({
+        issuer: admitted,
+        type: { passed: false, detail: 'Only its organization issues this type' },
+      }),
+    };
+    const typed = await verifySdJwtPresentation(await present(), expectation(), typeOfAnother);
+    expect(failed(typed.checks)).toEqual(['CREDENTIAL_TYPE']);
+    expect(typed.checks.find((c) => c.code === 'CREDENTIAL_TYPE')?.detail).toMatch(/Only its organization/);
+  });
+
+  it('keeps no claims and evaluates no rule when the key binding fails', async () => {
+    const rules: PresentationRule[] = [{ attribute: 'age', type: 'NUMBER', operator: 'BIGGER', value: '18' }];
+    const replayed = await verifySdJwtPresentation(await present({ nonce: 'stolen' }), expectation({ rules }), deps);
+    expect(replayed.claims).toEqual({});
+    expect(replayed.checks.find((c) => c.code === 'RULE')).toMatchObject({ passed: false, rule: { presented: null } });
+    const good = await verifySdJwtPresentation(await present(), expectation({ rules }), deps);
+    expect(good.checks.find((c) => c.code === 'RULE')).toMatchObject({ passed: true, rule: { presented: 36 } });
+  });
+
+  it('reads requested claims by path, and keeps only those', async () => {
+    const result = await verifySdJwtPresentation(
+      await present({ disclose: ['first_name', 'age', 'email'] }),
+      expectation({ requestedClaims: [{ name: 'given', path: ['first_name'] }] }),
+      deps,
+    );
+    expect(result.claims).toEqual({ given: 'Ada' });
+    expect(claimAtPath({ a: { b: [1, { c: 2 }] } }, ['a', 'b', 1, 'c'])).toBe(2);
+    expect(claimAtPath({ a: [1, 2] }, ['a', null])).toEqual([1, 2]);
+    expect(claimAtPath({ a: 'x' }, ['a', 'b'])).toBeUndefined();
   });
 
   it('answers RESPONSE_FORMAT for something that is not an SD-JWT', async () => {

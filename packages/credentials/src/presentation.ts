@@ -1,14 +1,20 @@
-import { SDJwtInstance } from '@sd-jwt/core';
 import { type AttributeType, compareClaim } from './claims.ts';
-import { base64url, sha256 } from './encoding.ts';
-import { decodeJwt, verifyJwtSignature } from './jws.ts';
-import { collectDigests, SD_JWT_VC_TYP } from './sd-jwt-vc.ts';
+import type { IssuerBinding } from './issuer-trust.ts';
+import {
+  checkKeyBinding,
+  type ParsedSdJwt,
+  parseSdJwt,
+  SdJwtVcError,
+  validityProblem,
+  verifyIssuerSignature,
+} from './sd-jwt-verify.ts';
 import { STATUS_VALID, statusFromToken } from './status-list.ts';
 
 /**
  * The verifier's side of an SD-JWT VC presentation (OpenID4VP), as data: every check that ran, passed
  * or failed with a code, instead of an exception at the first problem. Transport (the OpenID4VP
- * response, decryption) and key/status resolution belong to the caller.
+ * response, decryption), which keys speak for which issuer and which issuers the verifier admits
+ * belong to the caller (deps).
  */
 
 export type PresentationCheckCode =
@@ -28,6 +34,7 @@ export type PresentationCheckCode =
 export type RuleOperator = 'EQUAL' | 'NOT' | 'BIGGER' | 'SMALLER';
 
 export interface PresentationRule {
+  /** The claim's name (a schema attribute, or a named claim of an external credential type). */
   attribute: string;
   type: AttributeType;
   operator: RuleOperator;
@@ -41,22 +48,20 @@ export interface PresentationCheck {
   rule?: { attribute: string; operator: RuleOperator; value: string; presented: string | number | boolean | null };
 }
 
-export interface ResolvedIssuerKey {
-  jwk: JsonWebKey;
-  /** Names under which this issuer is known (its `iss`, its DID, …) for the trusted-issuer check. */
-  identifiers: string[];
+/** A claim the verifier asks for: its name (shown, used by rules) and its path in the credential (DCQL). */
+export interface RequestedClaim {
+  name: string;
+  path: (string | number | null)[];
 }
 
 export interface PresentationExpectation {
   nonce: string;
   /** The verifier's client identifier (with its prefix): the key-binding JWT's `aud`. */
   audience: string;
-  /** Accepted `vct` values; empty accepts any type. */
+  /** Accepted `vct` values. */
   vctValues: string[];
-  /** Claims that must be disclosed. */
-  requiredClaims: string[];
-  /** Trusted issuers (DIDs or issuer URLs); empty trusts any issuer whose key resolves. */
-  trustedIssuers: string[];
+  /** Claims that must be disclosed; only these are kept. */
+  requestedClaims: RequestedClaim[];
   rules: PresentationRule[];
   /** Seconds a key-binding JWT may be old (default 300). */
   maxKeyBindingAgeSeconds?: number;
@@ -64,25 +69,64 @@ export interface PresentationExpectation {
   skewSeconds?: number;
 }
 
+/** Whether the verifier's trust policy admits an issuer, and why (shown in the history). */
+export interface IssuerAdmission {
+  admitted: boolean;
+  /** A stable code: the rule of the policy that admitted or refused the issuer. */
+  reason: string;
+  /** One sentence for people: "admitted because …" / "refused because …". */
+  detail: string;
+}
+
 export interface PresentationVerifierDeps {
-  /** The issuer key bound to the credential's issuer (x5c chain, JWT VC Issuer Metadata or DID). */
-  resolveIssuerKey(header: Record<string, unknown>, payload: Record<string, unknown>): Promise<ResolvedIssuerKey>;
-  /** The status list token at `uri`, signature checked against the credential's issuer. */
-  fetchStatusListToken(uri: string, issuer: ResolvedIssuerKey): Promise<string>;
+  /** The key that speaks for the credential's `iss` (bindIssuerKey with the verifier's trust anchors). */
+  bindIssuerKey(header: Record<string, unknown>, payload: Record<string, unknown>): Promise<IssuerBinding>;
+  /**
+   * The verifier's trust policy on a bound issuer, and whether this issuer may issue this type (a type
+   * belongs to its issuer).
+   */
+  admitIssuer(
+    binding: IssuerBinding,
+    credential: { vct: string | null },
+  ): Promise<{ issuer: IssuerAdmission; type: { passed: boolean; detail?: string } }>;
+  /** The status list token at `uri`, verified for this issuer (verifyStatusListToken). */
+  fetchStatusListToken(uri: string, issuer: IssuerBinding): Promise<string>;
 }
 
 export interface PresentationResult {
   verified: boolean;
   checks: PresentationCheck[];
-  /** The disclosed claims (only the schema-level claims: no `cnf`, `_sd`, `status`…). */
+  /**
+   * The requested claims as disclosed, by name: only when the issuer signature and the key binding
+   * passed (otherwise they are nobody's word and are not kept).
+   */
   claims: Record<string, unknown>;
+  /** The credential's `iss`, once a key bound to it verified the signature (null before that). */
   issuer: string | null;
   vct: string | null;
+  /** How the issuer's key was established, when it was. */
+  binding?: IssuerBinding;
+  /** Why the issuer was admitted or refused, when its key was established. */
+  admission?: IssuerAdmission;
 }
 
-const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti', 'cnf', 'vct', 'status', '_sd', '_sd_alg']);
-const hasher = async (data: string | ArrayBuffer) => sha256(data);
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** The value at a DCQL claims path (OpenID4VP §7): names, array indexes, null for every element. */
+export function claimAtPath(claims: Record<string, unknown>, path: RequestedClaim['path']): unknown {
+  let value: unknown = claims;
+  for (const segment of path) {
+    if (segment === null) {
+      if (!Array.isArray(value)) return undefined;
+      continue;
+    }
+    if (Array.isArray(value) && typeof segment === 'number') value = value[segment];
+    else if (value && typeof value === 'object' && !Array.isArray(value) && typeof segment === 'string')
+      value = (value as Record<string, unknown>)[segment];
+    else return undefined;
+  }
+  return value;
+}
 
 export function evaluateRule(rule: PresentationRule, claims: Record<string, unknown>): PresentationCheck {
   const raw = claims[rule.attribute];
@@ -106,8 +150,8 @@ export function evaluateRule(rule: PresentationRule, claims: Record<string, unkn
 
 /**
  * Verifies one SD-JWT VC presentation (issuer-signed JWT, disclosures, key-binding JWT) against what the
- * request asked for. A broken issuer signature ends the checks: nothing else in the credential can be
- * believed then. Otherwise every check runs and is recorded.
+ * request asked for. A broken issuer signature, or a key that does not speak for the issuer, ends the
+ * checks: nothing else in the credential can be believed then. Otherwise every check runs and is recorded.
  */
 export async function verifySdJwtPresentation(
   presentation: string,
@@ -118,96 +162,65 @@ export async function verifySdJwtPresentation(
   const fail = (code: PresentationCheckCode, detail: string) => checks.push({ code, passed: false, detail });
   const pass = (code: PresentationCheckCode, detail?: string) =>
     checks.push({ code, passed: true, ...(detail ? { detail } : {}) });
-  const result = (claims: Record<string, unknown> = {}, issuer: string | null = null, vct: string | null = null) => ({
-    verified: checks.length > 0 && checks.every((c) => c.passed),
-    checks,
-    claims,
-    issuer,
-    vct,
-  });
+  const verified = () => checks.length > 0 && checks.every((c) => c.passed);
 
   // ---- Shape ------------------------------------------------------------------------------------
-  const parts = typeof presentation === 'string' ? presentation.split('~') : [];
-  const issuerJwt = parts[0] ?? '';
-  let header: Record<string, unknown>;
-  let payload: Record<string, unknown>;
+  let parsed: ParsedSdJwt;
   try {
-    if (parts.length < 2) throw new Error('not an SD-JWT');
-    ({ header, payload } = decodeJwt(issuerJwt));
-  } catch {
-    fail('RESPONSE_FORMAT', 'The presentation is not an SD-JWT');
-    return result();
+    parsed = parseSdJwt(presentation);
+  } catch (err) {
+    fail('RESPONSE_FORMAT', message(err));
+    return { verified: false, checks, claims: {}, issuer: null, vct: null };
   }
-  if (header.typ !== SD_JWT_VC_TYP && header.typ !== 'vc+sd-jwt') {
-    fail('RESPONSE_FORMAT', `The credential is not an SD-JWT VC (typ ${String(header.typ)})`);
-    return result();
-  }
+  const { payload } = parsed;
   const iss = typeof payload.iss === 'string' ? payload.iss : null;
   const vct = typeof payload.vct === 'string' ? payload.vct : null;
-  const kbJwt = presentation.endsWith('~') ? undefined : parts[parts.length - 1];
-  // The last part is the key-binding JWT, or empty when the presentation ends with `~`.
-  const disclosures = parts.slice(1, -1).filter(Boolean);
 
-  // ---- Issuer signature, and every disclosure covered by it (SD-JWT §7.1) --------------------------
-  let issuerKey: ResolvedIssuerKey;
-  try {
-    issuerKey = await deps.resolveIssuerKey(header, payload);
-  } catch (err) {
-    fail('ISSUER_SIGNATURE', `The issuer key could not be resolved: ${message(err)}`);
-    return result({}, iss, vct);
-  }
-  if (!(await verifyJwtSignature(issuerJwt, issuerKey.jwk))) {
-    fail('ISSUER_SIGNATURE', 'The issuer signature does not verify');
-    return result({}, iss, vct);
-  }
-  const referenced = collectDigests(payload);
-  const seen = new Set<string>();
-  for (const disclosure of disclosures) {
-    const digest = base64url(await sha256(disclosure));
-    if (!referenced.has(digest) || seen.has(digest)) {
-      fail('ISSUER_SIGNATURE', 'A disclosure is not covered by the issuer signature');
-      return result({}, iss, vct);
-    }
-    seen.add(digest);
-  }
+  // ---- A key that speaks for the issuer, its signature, every disclosure covered by it --------------------
+  let binding: IssuerBinding;
   let folded: Record<string, unknown>;
   try {
-    const instance = new SDJwtInstance({ hasher, verifier: () => true });
-    folded = (await instance.verify(`${[issuerJwt, ...disclosures].join('~')}~`, { skewSeconds: 1e9 }))
-      .payload as Record<string, unknown>;
+    ({ binding, claims: folded } = await verifyIssuerSignature(parsed, (header, body) =>
+      deps.bindIssuerKey(header, body),
+    ));
   } catch (err) {
-    fail('ISSUER_SIGNATURE', `The disclosures cannot be read: ${message(err)}`);
-    return result({}, iss, vct);
+    const reason = err instanceof SdJwtVcError ? err.message : `The credential cannot be read: ${message(err)}`;
+    fail('ISSUER_SIGNATURE', iss ? `Claims to be from ${iss}: ${reason}` : reason);
+    // No issuer is recorded: nothing says the one it names issued it.
+    return { verified: false, checks, claims: {}, issuer: null, vct };
   }
-  pass('ISSUER_SIGNATURE');
-  const claims = Object.fromEntries(Object.entries(folded).filter(([name]) => !REGISTERED.has(name)));
+  pass('ISSUER_SIGNATURE', `Key ${keyOrigin(binding)}`);
 
-  // ---- Who issued it, what it is, whether it is valid now ---------------------------------------------
-  if (expectation.trustedIssuers.length > 0) {
-    const known = new Set([...(iss ? [iss] : []), ...issuerKey.identifiers].map(normalizeIssuer));
-    if (expectation.trustedIssuers.some((trusted) => known.has(normalizeIssuer(trusted)))) pass('TRUSTED_ISSUER');
-    else fail('TRUSTED_ISSUER', `The issuer ${iss ?? 'unknown'} is not one of the trusted issuers`);
-  }
-  if (expectation.vctValues.length === 0 || (vct !== null && expectation.vctValues.includes(vct))) {
-    pass('CREDENTIAL_TYPE');
-  } else {
+  // ---- Who issued it, whether this verifier admits them, what it is, whether it is valid now ---------------
+  const admission = await deps.admitIssuer(binding, { vct });
+  if (admission.issuer.admitted) pass('TRUSTED_ISSUER', admission.issuer.detail);
+  else fail('TRUSTED_ISSUER', admission.issuer.detail);
+  if (vct === null || !expectation.vctValues.includes(vct)) {
     fail('CREDENTIAL_TYPE', `The credential type ${vct ?? 'none'} is not the one asked for`);
+  } else if (!admission.type.passed) {
+    fail('CREDENTIAL_TYPE', admission.type.detail ?? `The issuer may not issue ${vct}`);
+  } else {
+    pass('CREDENTIAL_TYPE');
   }
   const now = expectation.now ?? Math.floor(Date.now() / 1000);
   const skew = expectation.skewSeconds ?? 60;
-  if (typeof payload.exp === 'number' && payload.exp + skew < now) fail('EXPIRY', 'The credential has expired');
-  else if (typeof payload.nbf === 'number' && payload.nbf - skew > now)
-    fail('EXPIRY', 'The credential is not valid yet');
+  const invalid = validityProblem(payload, now, skew);
+  if (invalid) fail('EXPIRY', invalid);
   else pass('EXPIRY');
 
   const statusRef = (payload.status as { status_list?: { idx?: unknown; uri?: unknown } } | undefined)?.status_list;
   if (!statusRef) {
     pass('STATUS', 'The credential carries no status list');
-  } else if (typeof statusRef.idx !== 'number' || typeof statusRef.uri !== 'string') {
+  } else if (
+    typeof statusRef.idx !== 'number' ||
+    !Number.isInteger(statusRef.idx) ||
+    statusRef.idx < 0 ||
+    typeof statusRef.uri !== 'string'
+  ) {
     fail('STATUS', 'The status reference is malformed');
   } else {
     try {
-      const token = await deps.fetchStatusListToken(statusRef.uri, issuerKey);
+      const token = await deps.fetchStatusListToken(statusRef.uri, binding);
       const status = statusFromToken(token, statusRef.idx);
       if (status.sub !== statusRef.uri) fail('STATUS', 'The status list token is for another list');
       else if (status.status === STATUS_VALID) pass('STATUS');
@@ -217,43 +230,55 @@ export async function verifySdJwtPresentation(
     }
   }
 
-  // ---- Key binding (SD-JWT §4.3): the holder, this verifier, this request, now ------------------------
-  const holderJwk = (payload.cnf as { jwk?: JsonWebKey } | undefined)?.jwk;
-  let kb: { header: Record<string, unknown>; payload: Record<string, unknown> } | undefined;
-  try {
-    kb = kbJwt ? decodeJwt(kbJwt) : undefined;
-  } catch {
-    kb = undefined;
-  }
-  if (!kbJwt || !kb) {
-    fail('KEY_BINDING', 'The presentation has no key-binding JWT');
-  } else {
-    const sdHash = base64url(await sha256(presentation.slice(0, presentation.length - kbJwt.length)));
-    if (kb.header.typ !== 'kb+jwt') fail('KEY_BINDING', 'The key-binding JWT has the wrong typ');
-    else if (!holderJwk || !(await verifyJwtSignature(kbJwt, holderJwk)))
-      fail('KEY_BINDING', 'The key-binding JWT is not signed by the holder key');
-    else if (kb.payload.sd_hash !== sdHash) fail('KEY_BINDING', 'The key-binding JWT covers other disclosures');
-    else pass('KEY_BINDING');
+  // ---- Key binding: the holder, this verifier, this request, now --------------------------------------------
+  const keyBinding = await checkKeyBinding(parsed, {
+    nonce: expectation.nonce,
+    audience: expectation.audience,
+    ...(expectation.maxKeyBindingAgeSeconds ? { maxAgeSeconds: expectation.maxKeyBindingAgeSeconds } : {}),
+    now,
+    skewSeconds: skew,
+  });
+  checks.push(...keyBinding);
+  const bound = keyBinding.length === 4 && keyBinding.every((c) => c.passed);
 
-    if (kb.payload.nonce === expectation.nonce) pass('NONCE');
-    else fail('NONCE', 'The presentation was made for another request (nonce)');
-    const aud = kb.payload.aud;
-    if (aud === expectation.audience || (Array.isArray(aud) && aud.length === 1 && aud[0] === expectation.audience))
-      pass('AUDIENCE');
-    else fail('AUDIENCE', 'The presentation was made for another verifier (aud)');
-    const maxAge = expectation.maxKeyBindingAgeSeconds ?? 300;
-    if (typeof kb.payload.iat === 'number' && kb.payload.iat <= now + skew && now - kb.payload.iat <= maxAge)
-      pass('FRESHNESS');
-    else fail('FRESHNESS', 'The presentation is too old or from the future');
+  // ---- What was disclosed, and the rules -----------------------------------------------------------------
+  const disclosed: Record<string, unknown> = {};
+  for (const claim of expectation.requestedClaims) {
+    const value = claimAtPath(folded, claim.path);
+    if (value !== undefined) disclosed[claim.name] = value;
   }
-
-  // ---- What was disclosed, and the rules -----------------------------------------------------------
-  const missing = expectation.requiredClaims.filter((name) => !(name in claims));
+  const missing = expectation.requestedClaims.filter((claim) => !(claim.name in disclosed)).map((c) => c.name);
   if (missing.length === 0) pass('CLAIMS_DISCLOSED');
   else fail('CLAIMS_DISCLOSED', `Not disclosed: ${missing.join(', ')}`);
-  for (const rule of expectation.rules) checks.push(evaluateRule(rule, claims));
+  for (const rule of expectation.rules) {
+    if (bound) checks.push(evaluateRule(rule, disclosed));
+    else
+      checks.push({
+        code: 'RULE',
+        passed: false,
+        detail: 'Not evaluated: the presentation is not bound to its holder and this request',
+        rule: { attribute: rule.attribute, operator: rule.operator, value: rule.value, presented: null },
+      });
+  }
 
-  return result(claims, iss, vct);
+  return {
+    verified: verified(),
+    checks,
+    // Claims are kept only when they are the issuer's (signature) and this holder's answer to this request.
+    claims: bound ? disclosed : {},
+    issuer: iss,
+    vct,
+    binding,
+    admission: admission.issuer,
+  };
 }
 
-const normalizeIssuer = (value: string) => value.trim().replace(/\/+$/, '');
+/** "from its certificate (CN=…, anchored at CN=…)" and the like, for the ISSUER_SIGNATURE detail. */
+export function keyOrigin(binding: IssuerBinding): string {
+  if (binding.source === 'x5c') {
+    const anchor = binding.certificate?.path?.anchor.subject;
+    return `from the certificate ${binding.certificate?.subject ?? ''}${anchor ? ` (certified by ${anchor})` : ' (self-asserted)'}`;
+  }
+  if (binding.source === 'did') return `from the DID document of ${binding.iss} (${binding.verificationMethod ?? ''})`;
+  return `from the JWT VC Issuer Metadata of ${binding.iss}`;
+}

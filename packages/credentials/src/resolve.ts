@@ -133,37 +133,3 @@ export function jwtVcIssuerMetadataUrl(issuer: string): string {
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
   return `${url.origin}/.well-known/jwt-vc-issuer${path}`;
 }
-
-export async function resolveIssuerMetadataKey(issuer: string, kid: string | undefined, fetchJson: FetchJson) {
-  const metadata = (await fetchJson(jwtVcIssuerMetadataUrl(issuer))) as {
-    issuer?: string;
-    jwks?: { keys?: (JsonWebKey & { kid?: string })[] };
-    jwks_uri?: string;
-  };
-  if (metadata?.issuer !== issuer) throw new Error('The issuer metadata names another issuer');
-  const jwks =
-    metadata.jwks ?? (metadata.jwks_uri ? ((await fetchJson(metadata.jwks_uri)) as typeof metadata.jwks) : undefined);
-  const keys = jwks?.keys ?? [];
-  const key = kid ? keys.find((k) => k.kid === kid) : keys.length === 1 ? keys[0] : undefined;
-  if (!key) throw new Error(`The issuer publishes no key ${kid ?? ''}`.trim());
-  return publicJwk(key);
-}
-
-/**
- * The issuer key of an SD-JWT VC from public information: a DID in `kid` (or `iss`), else the JWT VC
- * Issuer Metadata of an https `iss`. (An `x5c` chain is checked by the caller against its trust anchors.)
- */
-export async function resolveIssuerKey(
-  header: Record<string, unknown>,
-  payload: Record<string, unknown>,
-  fetchJson: FetchJson,
-  options: { allowHttp?: (host: string) => boolean } = {},
-): Promise<JsonWebKey> {
-  const kid = typeof header.kid === 'string' ? header.kid : undefined;
-  const iss = typeof payload.iss === 'string' ? payload.iss : undefined;
-  if (kid?.startsWith('did:')) return resolveDidKeyReference(kid, fetchJson, options);
-  if (iss?.startsWith('did:'))
-    return resolveDidKeyReference(kid ? `${iss}${kid.startsWith('#') ? kid : `#${kid}`}` : iss, fetchJson, options);
-  if (iss && /^https?:\/\//.test(iss)) return resolveIssuerMetadataKey(iss, kid, fetchJson);
-  throw new Error('The credential names no resolvable issuer');
-}

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
+import * as pkijs from 'pkijs';
 import { base64url, sha256 } from './encoding.ts';
 
 const ECDSA_P256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
@@ -51,8 +52,9 @@ export async function issueLeafCertificate(input: {
   publicJwk: JsonWebKey;
   caCertificatePem: string;
   caPrivateJwk: JsonWebKey;
-  /** SubjectAltName URIs (the issuer URL) and DNS names (its host). */
+  /** SubjectAltName URIs (the issuer URL). */
   uris?: string[];
+  /** SubjectAltName DNS names: only for a certificate that speaks for a whole host. */
   dnsNames?: string[];
   validityDays?: number;
 }): Promise<string> {
@@ -89,77 +91,354 @@ export function pemToX5c(pems: string[]): string[] {
   return pems.map((pem) => new x509.X509Certificate(pem).toString('base64'));
 }
 
+/** Splits a PEM bundle into its certificates. */
+export const pemCertificates = (bundle: string) =>
+  bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+
 export function certificatePublicJwkFromPem(pem: string): Promise<JsonWebKey> {
   return x5cLeafJwk([new x509.X509Certificate(pem).toString('base64')]);
 }
 
-/** The public key of an x5c chain's leaf (not a trust decision: see verifyX5cChain). */
+/** The public key of an x5c chain's leaf (not a trust decision: see validateCertificationPath). */
 export async function x5cLeafJwk(x5c: string[]): Promise<JsonWebKey> {
-  const leaf = new x509.X509Certificate(x5c[0]!);
-  const key = await leaf.publicKey.export(ECDSA_P256, ['verify']);
+  return certificateJwk(new x509.X509Certificate(x5c[0]!));
+}
+
+async function certificateJwk(certificate: x509.X509Certificate): Promise<JsonWebKey> {
+  const key = await certificate.publicKey.export(ECDSA_P256, ['verify']);
   const jwk = await crypto.subtle.exportKey('jwk', key);
   return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y };
 }
 
-export interface VerifiedChain {
+// ---- Certification path validation (RFC 5280 §6) ------------------------------------------------
+
+export type CertificatePathErrorCode =
+  /** x5c is not an array of 1 to MAX_CHAIN_LENGTH base64 DER certificates. */
+  | 'CHAIN_MALFORMED'
+  /** No path from the leaf to a trust anchor (unknown CA, broken signature, wrong order…). */
+  | 'CHAIN_UNTRUSTED'
+  /** A certificate of the path is expired or not yet valid. */
+  | 'CHAIN_NOT_VALID_NOW'
+  /** A certificate above the leaf is not a CA (basicConstraints cA). */
+  | 'CHAIN_NOT_CA'
+  /** A CA above the leaf may not sign certificates (keyUsage keyCertSign). */
+  | 'CHAIN_KEY_USAGE'
+  /** A CA's pathLenConstraint allows fewer intermediates than the path has. */
+  | 'CHAIN_PATH_LENGTH'
+  /** A certificate carries a critical extension this validator does not process. */
+  | 'CHAIN_CRITICAL_EXTENSION'
+  /** A CA's name constraints exclude a name below it. */
+  | 'CHAIN_NAME_CONSTRAINTS'
+  /** The leaf is a CA, or its key usage does not allow digital signatures. */
+  | 'LEAF_NOT_FOR_SIGNING';
+
+export class CertificatePathError extends Error {
+  constructor(
+    readonly code: CertificatePathErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CertificatePathError';
+  }
+}
+
+export interface CertificationPath {
   leafJwk: JsonWebKey;
   subject: string;
   /** SubjectAltName URIs of the leaf (the issuer URL of an organization certificate). */
   uris: string[];
+  /** SubjectAltName DNS names of the leaf. */
   dnsNames: string[];
+  /** Which of the given anchors the path ends at (its index), with its subject and SHA-256 fingerprint. */
+  anchor: { index: number; subject: string; fingerprint: string };
+  /** Certificates in the path, leaf first, anchor last. */
+  length: number;
+}
+
+/** Backwards-compatible name of the validated path. */
+export type VerifiedChain = CertificationPath;
+
+/** Longest x5c accepted: real issuer chains have 1-3 certificates. */
+export const MAX_CHAIN_LENGTH = 6;
+
+/** Extensions whose semantics the path validation honours (pkijs or the explicit checks below). */
+const PROCESSED_EXTENSIONS = new Set([
+  '2.5.29.14', // subjectKeyIdentifier
+  '2.5.29.15', // keyUsage
+  '2.5.29.17', // subjectAltName
+  '2.5.29.19', // basicConstraints
+  '2.5.29.30', // nameConstraints (pkijs)
+  '2.5.29.32', // certificatePolicies (pkijs)
+  '2.5.29.33', // policyMappings (pkijs)
+  '2.5.29.35', // authorityKeyIdentifier
+  '2.5.29.36', // policyConstraints (pkijs)
+  '2.5.29.37', // extKeyUsage
+  '2.5.29.54', // inhibitAnyPolicy (pkijs)
+]);
+
+pkijs.setEngine('webcrypto', new pkijs.CryptoEngine({ name: 'webcrypto', crypto: globalThis.crypto }));
+
+interface ParsedCertificate {
+  der: Uint8Array;
+  peculiar: x509.X509Certificate;
+  pkijs: pkijs.Certificate;
+}
+
+const derOf = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+
+function parseCertificate(der: Uint8Array): ParsedCertificate {
+  const buffer = der.slice().buffer;
+  return { der, peculiar: new x509.X509Certificate(buffer), pkijs: pkijs.Certificate.fromBER(buffer) };
+}
+
+/** Parsed anchors by PEM text: the same anchors are given on every call. */
+const parsedAnchors = new Map<string, { certificate: ParsedCertificate; fingerprint: string }>();
+const PARSED_ANCHORS_MAX = 1000;
+
+async function parseAnchor(pem: string) {
+  const cached = parsedAnchors.get(pem);
+  if (cached) return cached;
+  const certificate = parseCertificate(new Uint8Array(new x509.X509Certificate(pem).rawData));
+  const entry = { certificate, fingerprint: hex(await sha256(certificate.der)) };
+  parsedAnchors.set(pem, entry);
+  if (parsedAnchors.size > PARSED_ANCHORS_MAX) parsedAnchors.delete(parsedAnchors.keys().next().value as string);
+  return entry;
+}
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** SHA-256 of a certificate's DER, lowercase hex (the anchor's fingerprint). */
+export async function certificateFingerprint(pem: string): Promise<string> {
+  return (await parseAnchor(pem)).fingerprint;
+}
+
+/** pkijs result codes (CertificateChainValidationEngine) → ours. */
+function pkijsFailure(code: number, message: string): CertificatePathError {
+  if (code === 8) return new CertificatePathError('CHAIN_NOT_VALID_NOW', 'A certificate is expired or not yet valid');
+  if (code === 14 || code === 7)
+    return new CertificatePathError('CHAIN_NOT_CA', 'A certificate above the leaf is not a CA');
+  if (code === 3 || code === 4) {
+    return new CertificatePathError('CHAIN_KEY_USAGE', 'A CA above the leaf may not sign certificates (keyCertSign)');
+  }
+  if (code === 6) return new CertificatePathError('CHAIN_CRITICAL_EXTENSION', message);
+  if (code === 41 || code === 42) return new CertificatePathError('CHAIN_NAME_CONSTRAINTS', message);
+  return new CertificatePathError(
+    'CHAIN_UNTRUSTED',
+    `The chain does not lead to a trusted certificate authority (${message})`,
+  );
 }
 
 /**
- * Verifies an `x5c` chain up to one of the trust anchors: each certificate signed by the next, all
- * within their validity at `now`, the last one signed by (or equal to) a trust anchor.
+ * pkijs reports every unfit CA as "not a CA"; the x5c order (each certificate certified by the next,
+ * RFC 7515 §4.1.6) tells which certificate failed and why.
  */
-export async function verifyX5cChain(
-  x5c: string[],
+function diagnoseIssuers(chain: ParsedCertificate[]): CertificatePathError | undefined {
+  for (const { peculiar: certificate } of chain.slice(1)) {
+    if (!certificate.getExtension(x509.BasicConstraintsExtension)?.ca) {
+      return new CertificatePathError(
+        'CHAIN_NOT_CA',
+        `${certificate.subject} is not a CA but certifies another certificate`,
+      );
+    }
+    const usages = keyUsage(certificate);
+    if (usages !== undefined && (usages & x509.KeyUsageFlags.keyCertSign) === 0) {
+      return new CertificatePathError(
+        'CHAIN_KEY_USAGE',
+        `${certificate.subject} may not sign certificates (keyCertSign)`,
+      );
+    }
+  }
+  return undefined;
+}
+
+function keyUsage(certificate: x509.X509Certificate): number | undefined {
+  return certificate.getExtension(x509.KeyUsagesExtension)?.usages;
+}
+
+/**
+ * Validates an `x5c` chain as a certification path (RFC 5280 §6) up to one of the trust anchors, with
+ * pkijs' CertificateChainValidationEngine (path building, signatures, validity, name chaining, name
+ * constraints, policies) and, on top, what it leaves out: every certificate above the leaf is a CA with
+ * keyCertSign, path length constraints hold, no critical extension goes unprocessed, and the leaf is fit
+ * to sign (not a CA; digitalSignature when key usage is present). Which names the leaf may speak for is
+ * the caller's question (see certificateNamesIssuer).
+ */
+export async function validateCertificationPath(
+  x5c: unknown,
   trustAnchorsPem: string[],
   now = new Date(),
-): Promise<VerifiedChain> {
-  if (!Array.isArray(x5c) || x5c.length === 0) throw new Error('x5c is empty');
-  const chain = x5c.map((der) => new x509.X509Certificate(der));
-  const anchors = trustAnchorsPem.map((pem) => new x509.X509Certificate(pem));
-  for (const [index, certificate] of chain.entries()) {
-    if (certificate.notBefore > now || certificate.notAfter < now) throw new Error('A certificate is not valid now');
-    const issuer = chain[index + 1];
-    if (issuer) {
-      if (!(await certificate.verify({ publicKey: issuer, signatureOnly: true }))) {
-        throw new Error('A certificate is not signed by the next one');
+): Promise<CertificationPath> {
+  if (
+    !Array.isArray(x5c) ||
+    x5c.length === 0 ||
+    x5c.length > MAX_CHAIN_LENGTH ||
+    !x5c.every((c) => typeof c === 'string' && c.length > 0 && c.length < 20_000)
+  ) {
+    throw new CertificatePathError('CHAIN_MALFORMED', `x5c must hold 1 to ${MAX_CHAIN_LENGTH} certificates`);
+  }
+  let chain: ParsedCertificate[];
+  try {
+    chain = (x5c as string[]).map((b64) => parseCertificate(derOf(b64)));
+  } catch {
+    throw new CertificatePathError('CHAIN_MALFORMED', 'x5c holds something that is not a DER certificate');
+  }
+  if (chain.some((c, i) => chain.findIndex((other) => sameBytes(other.der, c.der)) !== i)) {
+    throw new CertificatePathError('CHAIN_MALFORMED', 'x5c holds the same certificate twice');
+  }
+  const anchors = await Promise.all(trustAnchorsPem.map(parseAnchor));
+  if (anchors.length === 0) throw new CertificatePathError('CHAIN_UNTRUSTED', 'No trust anchor is configured');
+  const leaf = chain[0]!;
+  if (anchors.some((a) => sameBytes(a.certificate.der, leaf.der))) {
+    throw new CertificatePathError('LEAF_NOT_FOR_SIGNING', 'The signing certificate is a trust anchor itself');
+  }
+  // Anchors the issuer sent along are the anchors themselves: pass them only once.
+  const intermediates = chain.slice(1).filter((c) => !anchors.some((a) => sameBytes(a.certificate.der, c.der)));
+  const engine = new pkijs.CertificateChainValidationEngine({
+    trustedCerts: anchors.map((a) => a.certificate.pkijs),
+    certs: [...intermediates.map((c) => c.pkijs), leaf.pkijs],
+    checkDate: now,
+  });
+  const verdict = await engine.verify();
+  if (!verdict.result || !verdict.certificatePath) {
+    throw diagnoseIssuers(chain) ?? pkijsFailure(verdict.resultCode, verdict.resultMessage);
+  }
+
+  // The path pkijs built, leaf first; map each certificate back to its parsed form.
+  const known = [...chain, ...anchors.map((a) => a.certificate)];
+  const path = verdict.certificatePath.map((certificate) => {
+    const der = new Uint8Array(certificate.toSchema().toBER());
+    const match = known.find((k) => sameBytes(k.der, der));
+    if (!match) throw new CertificatePathError('CHAIN_UNTRUSTED', 'The path holds an unknown certificate');
+    return match;
+  });
+  const anchorIndex = anchors.findIndex((a) => sameBytes(a.certificate.der, path[path.length - 1]!.der));
+  if (anchorIndex < 0 || !sameBytes(path[0]!.der, leaf.der)) {
+    throw new CertificatePathError('CHAIN_UNTRUSTED', 'The path does not run from the leaf to a trust anchor');
+  }
+
+  for (const [index, { peculiar: certificate }] of path.entries()) {
+    if (certificate.notBefore > now || certificate.notAfter < now) {
+      throw new CertificatePathError('CHAIN_NOT_VALID_NOW', 'A certificate is expired or not yet valid');
+    }
+    const unprocessed = certificate.extensions.find((e) => e.critical && !PROCESSED_EXTENSIONS.has(e.type));
+    if (unprocessed) {
+      throw new CertificatePathError('CHAIN_CRITICAL_EXTENSION', `Unprocessed critical extension ${unprocessed.type}`);
+    }
+    const constraints = certificate.getExtension(x509.BasicConstraintsExtension);
+    const usages = keyUsage(certificate);
+    if (index === 0) {
+      if (constraints?.ca) throw new CertificatePathError('LEAF_NOT_FOR_SIGNING', 'The signing certificate is a CA');
+      if (usages !== undefined && (usages & x509.KeyUsageFlags.digitalSignature) === 0) {
+        throw new CertificatePathError(
+          'LEAF_NOT_FOR_SIGNING',
+          'The signing certificate may not sign (digitalSignature)',
+        );
       }
+      continue;
     }
-  }
-  const last = chain[chain.length - 1]!;
-  let anchored = false;
-  for (const anchor of anchors) {
+    if (!constraints?.ca) throw new CertificatePathError('CHAIN_NOT_CA', 'A certificate above the leaf is not a CA');
+    // RFC 5280 §4.2.1.3: a CA certificate carries key usage. An anchor configured without one is
+    // accepted (§6.1.4 (n) checks keyCertSign only when present); a certificate sent in x5c is not.
+    const isAnchor = index === path.length - 1;
     if (
-      sameCertificate(last, anchor) ||
-      (last.issuer === anchor.subject && (await last.verify({ publicKey: anchor, signatureOnly: true })))
+      (usages === undefined && !isAnchor) ||
+      (usages !== undefined && (usages & x509.KeyUsageFlags.keyCertSign) === 0)
     ) {
-      anchored = true;
-      break;
+      throw new CertificatePathError('CHAIN_KEY_USAGE', 'A CA above the leaf may not sign certificates (keyCertSign)');
+    }
+    // pathLenConstraint: the most intermediate (non-leaf) certificates that may follow this one.
+    const below = index - 1;
+    if (constraints.pathLength !== undefined && below > constraints.pathLength) {
+      throw new CertificatePathError(
+        'CHAIN_PATH_LENGTH',
+        `A CA allows ${constraints.pathLength} intermediate certificate(s) below it; the path has ${below}`,
+      );
     }
   }
-  if (!anchored) throw new Error('The chain does not end at a trusted certificate authority');
-  const san = chain[0]!.getExtension(x509.SubjectAlternativeNameExtension);
-  const names = san?.names.toJSON() ?? [];
+
+  const leafCertificate = leaf.peculiar;
+  const names = leafCertificate.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];
+  const anchor = anchors[anchorIndex]!;
   return {
-    leafJwk: await x5cLeafJwk(x5c),
-    subject: chain[0]!.subject,
+    leafJwk: await certificateJwk(leafCertificate),
+    subject: leafCertificate.subject,
     uris: names.filter((n) => n.type === 'url').map((n) => n.value),
-    dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value),
+    dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase()),
+    anchor: { index: anchorIndex, subject: anchor.certificate.peculiar.subject, fingerprint: anchor.fingerprint },
+    length: path.length,
   };
 }
 
-function sameCertificate(a: x509.X509Certificate, b: x509.X509Certificate): boolean {
-  const left = new Uint8Array(a.rawData);
-  const right = new Uint8Array(b.rawData);
-  return left.length === right.length && left.every((byte, i) => byte === right[i]);
+/**
+ * Whether a validated leaf speaks for `iss` (SD-JWT VC §3.5, HAIP): a SubjectAltName URI equal to `iss`;
+ * or, for an https `iss`, a dNSName equal to its host, only when the certificate names no URI at all.
+ * (A certificate that names URIs speaks for those issuers only: a platform hosting many issuers on one
+ * host must not let one issuer's certificate speak for all of them through the shared host name.)
+ */
+export function certificateNamesIssuer(path: Pick<CertificationPath, 'uris' | 'dnsNames'>, iss: string): boolean {
+  const trim = (value: string) => value.replace(/\/+$/, '');
+  if (path.uris.some((uri) => trim(uri) === trim(iss))) return true;
+  if (path.uris.length > 0) return false;
+  try {
+    const url = new URL(iss);
+    return url.protocol === 'https:' && path.dnsNames.includes(url.hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+/** What a certificate says about itself, for an operator adding it as a trust anchor. */
+export interface CertificateSummary {
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  notBefore: Date;
+  notAfter: Date;
+  fingerprint: string;
+  isCa: boolean;
+  canSignCertificates: boolean;
+  selfSigned: boolean;
+  pem: string;
+}
+
+/** The subject DN of a PEM certificate. */
+export const certificateSubject = (pem: string) => new x509.X509Certificate(pem).subject;
+
+/** Reads one PEM certificate (throws when it is not one). */
+export async function describeCertificate(pem: string): Promise<CertificateSummary> {
+  const certificate = new x509.X509Certificate(pem);
+  const constraints = certificate.getExtension(x509.BasicConstraintsExtension);
+  const usages = keyUsage(certificate);
+  return {
+    subject: certificate.subject,
+    issuer: certificate.issuer,
+    serialNumber: certificate.serialNumber,
+    notBefore: certificate.notBefore,
+    notAfter: certificate.notAfter,
+    fingerprint: hex(await sha256(new Uint8Array(certificate.rawData))),
+    isCa: constraints?.ca === true,
+    canSignCertificates: usages === undefined || (usages & x509.KeyUsageFlags.keyCertSign) !== 0,
+    selfSigned: await certificate.isSelfSigned(),
+    pem: certificate.toString('pem'),
+  };
 }
 
 /** OpenID4VP `x509_hash` client identifier: base64url SHA-256 of the leaf certificate's DER. */
 export async function x509Hash(x5cLeaf: string): Promise<string> {
   const der = Uint8Array.from(atob(x5cLeaf), (c) => c.charCodeAt(0));
   return base64url(await sha256(der));
+}
+
+/** The leaf of an x5c as parsed (validity and names), without any trust decision. */
+export function describeLeaf(x5cLeaf: string) {
+  const certificate = new x509.X509Certificate(x5cLeaf);
+  const names = certificate.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];
+  return {
+    subject: certificate.subject,
+    notBefore: certificate.notBefore,
+    notAfter: certificate.notAfter,
+    uris: names.filter((n) => n.type === 'url').map((n) => n.value),
+    dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase()),
+  };
 }

@@ -543,14 +543,30 @@ export const credentialDeliveries = pgTable(
 // Verification: verification requests, individual attempts (OpenID4VP), webhooks.
 // ---------------------------------------------------------------------------------------------
 
-/** One rule of a verification: a schema attribute, an operator and a value, kept by value. */
+/** One rule of a verification: a schema attribute (or a claim of an external type), an operator and a value, kept by value. */
 export type VerificationRuleRecord = {
-  attributeId: string;
+  /** The schema attribute; absent for a claim of an external credential type (named by `name`). */
+  attributeId?: string;
   name: string;
   type: string;
   operator: 'EQUAL' | 'NOT' | 'BIGGER' | 'SMALLER';
   value: string;
 };
+
+/** A credential type of another issuer that a verification asks for (instead of one of the platform's schemas). */
+export type ExternalCredentialTypeRecord = {
+  format: 'dc+sd-jwt';
+  vctValues: string[];
+  /** Claims by name, each at a DCQL claims path, with the type its rules compare by. */
+  claims: { name: string; path: (string | number | null)[]; type: string }[];
+};
+
+/**
+ * Which issuers a verification admits: this platform's KYB-verified organizations (the default), issuers
+ * named in `trusted_issuers`, the organization's trust anchors, or (by explicit choice) any issuer whose
+ * key is bound to it.
+ */
+export type TrustPolicy = 'PLATFORM_VERIFIED' | 'NAMED_ISSUERS' | 'TRUST_ANCHORS' | 'ANY_ISSUER';
 
 /** A verification request of an organization: what to ask for and the rules the answer must meet. */
 export const verifications = pgTable(
@@ -564,13 +580,20 @@ export const verifications = pgTable(
     presentId: text('present_id').notNull(),
     name: text('name').notNull(),
     description: text('description'),
-    schemaId: uuid('schema_id')
-      .notNull()
-      .references(() => credentialSchemas.id, { onDelete: 'restrict' }),
+    /** The schema asked for; null when the verification asks for an external credential type. */
+    schemaId: uuid('schema_id').references(() => credentialSchemas.id, { onDelete: 'restrict' }),
+    /** The external credential type asked for (another issuer's `vct`), when there is no schema. */
+    credentialType: jsonb('credential_type').$type<ExternalCredentialTypeRecord>(),
     /** SINGLE | MULTI */
     type: text('type').notNull(),
     rules: jsonb('rules').$type<VerificationRuleRecord[]>().notNull().default([]),
+    trustPolicy: text('trust_policy').$type<TrustPolicy>().notNull().default('PLATFORM_VERIFIED'),
     trustedIssuers: jsonb('trusted_issuers').$type<string[]>().notNull().default([]),
+    /**
+     * The secret integrators sign holder links with (`customer` + `signature`), encrypted under the master
+     * key: a signed customer id is one the integrator vouches for.
+     */
+    linkSecretCiphertext: text('link_secret_ciphertext'),
     /** Claim names to ask the wallet to disclose (the rules' claims included). */
     requestedClaims: jsonb('requested_claims').$type<string[]>().notNull().default([]),
     requestedAttributeIds: jsonb('requested_attribute_ids').$type<string[]>().notNull().default([]),
@@ -599,6 +622,12 @@ export const verificationIndividuals = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     customerId: text('customer_id').notNull(),
+    /**
+     * Who vouches for `customer_id`: API (the integrator created the attempt with its API key), SIGNED_LINK
+     * (a holder link signed with the verification's link secret), LABEL (an unsigned `?customer=`, kept as a
+     * label only) or GENERATED. Only API and SIGNED_LINK attempts answer the per-customer lookup.
+     */
+    customerBinding: text('customer_binding').notNull().default('LABEL'),
     /** CREATED | REQUESTED | VERIFIED | FAILED */
     status: text('status').notNull().default('CREATED'),
     /** OpenID4VP request values, fixed at creation. */
@@ -612,6 +641,8 @@ export const verificationIndividuals = pgTable(
     checks: jsonb('checks').$type<Record<string, unknown>[]>().notNull().default([]),
     presentedClaims: jsonb('presented_claims').$type<Record<string, unknown>>().notNull().default({}),
     issuer: text('issuer'),
+    /** How the issuer's key was established and why the trust policy admitted or refused the issuer. */
+    issuerTrust: jsonb('issuer_trust').$type<Record<string, unknown>>(),
     requestedAt: timestamp('requested_at', { withTimezone: true }),
     createdAt: createdAt(),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
@@ -619,6 +650,40 @@ export const verificationIndividuals = pgTable(
   (t) => [
     index('verification_individuals_verification_idx').on(t.verificationId, t.createdAt),
     index('verification_individuals_customer_idx').on(t.verificationId, t.customerId, t.createdAt),
+  ],
+);
+
+/**
+ * An organization's own trust anchors for verification (the TRUST_ANCHORS policy): CA certificates, or an
+ * ETSI TS 119 602 list of trusted entities whose certificates are read from its URL. Effective at once.
+ */
+export const trustAnchors = pgTable(
+  'trust_anchors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** CERTIFICATE | TRUSTED_LIST */
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    /** CERTIFICATE: the CA certificate; TRUSTED_LIST: null. */
+    certificatePem: text('certificate_pem'),
+    subject: text('subject'),
+    /** SHA-256 of the certificate's DER, lowercase hex. */
+    fingerprint: text('fingerprint'),
+    notAfter: timestamp('not_after', { withTimezone: true }),
+    /** TRUSTED_LIST: where the list is published, the certificates last read from it, and when. */
+    listUrl: text('list_url'),
+    listCertificates: jsonb('list_certificates').$type<string[]>().notNull().default([]),
+    listFetchedAt: timestamp('list_fetched_at', { withTimezone: true }),
+    listError: text('list_error'),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('trust_anchors_org_idx').on(t.organizationId, t.createdAt),
+    uniqueIndex('trust_anchors_fingerprint_key').on(t.organizationId, t.fingerprint),
   ],
 );
 

@@ -14,6 +14,11 @@ export class ApiError extends Error {
     this.problem = problem;
     this.catalogueKey = null;
   }
+
+  /** Whether the API answered this error code (problem+json `code`): `error.is('TRUST_ANCHOR_DUPLICATE')`. */
+  is(code: string): boolean {
+    return this.problem?.code === code;
+  }
 }
 
 export function isApiError(error: unknown): error is ApiError {

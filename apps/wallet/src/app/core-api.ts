@@ -15,6 +15,6 @@ export {
   submitPresentation,
 } from '../core/present.ts';
 export { acceptOffer, resolveOffer } from '../core/receive.ts';
-export { checkStatus, refreshStatuses } from '../core/status.ts';
+export { checkStatus, recheckCredential, refreshStatuses } from '../core/status.ts';
 export type * from '../core/types.ts';
 export { openVault } from '../core/vault.ts';

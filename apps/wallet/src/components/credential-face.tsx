@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { CredentialDisplay, IssuerInfo } from '../app/core-api.ts';
 import { pickDisplay } from '../app/core-api.ts';
 import { currentLanguage } from '../i18n/index.ts';
+import { AssuranceBadge } from './issuer-assurance.tsx';
 
 /** A #rgb / #rrggbb / rgb() colour from issuer metadata, or undefined (never arbitrary CSS). */
 function safeColor(value: string | undefined): string | undefined {
@@ -66,9 +67,12 @@ export function CredentialFace({
         <Typography component="p" sx={{ fontSize: 20, fontWeight: 600, lineHeight: 1.3, color: 'inherit' }}>
           {credentialName(display, fallbackName)}
         </Typography>
-        <Typography variant="body2" sx={{ opacity: 0.85, color: 'inherit' }}>
-          {t('credentials.issuedBy', { issuer: issuerName })}
-        </Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', columnGap: 1, rowGap: 0.5 }}>
+          <Typography variant="body2" sx={{ opacity: 0.85, color: 'inherit' }}>
+            {t('credentials.issuedBy', { issuer: issuerName })}
+          </Typography>
+          <AssuranceBadge assurance={issuer.assurance} />
+        </Box>
       </Box>
     </Box>
   );

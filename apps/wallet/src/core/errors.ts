@@ -1,3 +1,5 @@
+import type { RemoteError } from './types.ts';
+
 /**
  * The wallet core's errors: a stable `code` that the screens translate, and an English `message` for logs.
  */
@@ -45,6 +47,8 @@ export class WalletError extends Error {
     message: string = code,
     /** The remote party's error (`error` / `error_description`) when there was one. */
     readonly detail?: string,
+    /** The same, as the remote party sent it, for screens that show its words. */
+    readonly remote?: RemoteError,
   ) {
     super(message);
     this.name = 'WalletError';

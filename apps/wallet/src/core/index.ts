@@ -1,5 +1,6 @@
 export * from './display.ts';
 export * from './errors.ts';
+export * from './platform-trust.ts';
 export * from './present.ts';
 export * from './receive.ts';
 export * from './status.ts';

@@ -1,95 +1,116 @@
 import {
-  didWebFromUrl,
-  resolveDidKeyReference,
-  resolveIssuerKey,
-  resolveIssuerMetadataKey,
-  type VerifiedChain,
-  verifyX5cChain,
+  bindIssuerKey,
+  type CertificationPath,
+  certificateNamesIssuer,
+  describeLeaf,
+  type IssuerBinding,
+  type IssuerTrustOptions,
+  validateCertificationPath,
+  x5cLeafJwk,
 } from '@cp/credentials';
 import { fetchJson, isLocalHost } from './http.ts';
-import type { IssuerInfo } from './types.ts';
+import type { PlatformTrust } from './platform-trust.ts';
+import type { IssuerAssurance, IssuerInfo } from './types.ts';
 
 /**
- * The issuer key of an SD-JWT VC or status list token, from public information only. A wallet has no
- * platform trust anchor: an `x5c` chain must be internally consistent (each certificate signed by the
- * next, all valid now) and its leaf must name the issuer (SAN URI = `iss`, or SAN DNS = its host).
- * Otherwise the JWT VC Issuer Metadata of an https issuer, otherwise a DID.
+ * The issuer key of an SD-JWT VC or status list token, decided by the same trust function as the
+ * verifier's (bindIssuerKey): an `x5c` path whose leaf names the issuer, the issuer's own DID, or its JWT
+ * VC Issuer Metadata. The anchors are the platform's (its CA first, then the platform-wide anchors); a
+ * chain none of them vouches for is still accepted, as self-asserted (`anchored: false`), when it holds
+ * together and names the issuer the wallet received from — the holder chose to talk to that issuer.
  */
 
 export interface ResolvedKey {
   jwk: JsonWebKey;
   keySource: NonNullable<IssuerInfo['keySource']>;
-  chain?: VerifiedChain;
+  binding: IssuerBinding;
+  assurance: IssuerAssurance;
 }
 
-const didOptions = { allowHttp: isLocalHost };
-
-/** Checks an x5c chain for internal consistency: anchored at its own last certificate. */
-export async function consistentChain(x5c: unknown): Promise<VerifiedChain> {
-  if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((c) => typeof c === 'string')) {
-    throw new Error('x5c is not an array of certificates');
-  }
-  return verifyX5cChain(x5c as string[], [x5c[x5c.length - 1] as string]);
-}
-
-/** Whether a certificate's SAN names this issuer (URI, or DNS name of an https issuer's host). */
-export function chainNamesIssuer(chain: VerifiedChain, iss: string): boolean {
-  const trim = (value: string) => value.replace(/\/+$/, '');
-  if (chain.uris.some((uri) => trim(uri) === trim(iss))) return true;
-  try {
-    const url = new URL(iss);
-    return (
-      /^https?:$/.test(url.protocol) && chain.dnsNames.some((dns) => dns.toLowerCase() === url.hostname.toLowerCase())
-    );
-  } catch {
-    return false;
-  }
+/** The options of every bindIssuerKey / verifyStatusListToken call the wallet makes. */
+export function issuerTrustOptions(trust: PlatformTrust | null, now?: Date): IssuerTrustOptions {
+  return {
+    fetchJson,
+    trustAnchors: trust?.anchors ?? [],
+    allowHttp: isLocalHost,
+    allowSelfAnchoredChain: true,
+    ...(now ? { now } : {}),
+  };
 }
 
 export async function resolveSignerKey(
   header: Record<string, unknown>,
   payload: { iss?: unknown },
+  trust: PlatformTrust | null,
 ): Promise<ResolvedKey> {
-  const iss = typeof payload.iss === 'string' ? payload.iss : undefined;
-  const kid = typeof header.kid === 'string' ? header.kid : undefined;
-  const problems: string[] = [];
-  if (header.x5c !== undefined && iss) {
-    try {
-      const chain = await consistentChain(header.x5c);
-      if (chainNamesIssuer(chain, iss)) return { jwk: chain.leafJwk, keySource: 'x5c', chain };
-      problems.push('the x5c certificate does not name the issuer');
-    } catch (err) {
-      problems.push(`x5c: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  if (iss && /^https?:\/\//.test(iss)) {
-    // An https issuer: its JWT VC Issuer Metadata, or its own did:web (the DID derived from the URL).
-    const did = kid?.startsWith('did:') ? kid.split('#')[0] : undefined;
-    try {
-      const metadataKid = did ? kid!.slice(did.length + 1) || undefined : kid;
-      return { jwk: await resolveIssuerMetadataKey(iss, metadataKid, fetchJson), keySource: 'metadata' };
-    } catch (err) {
-      problems.push(`metadata: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    if (did) {
-      try {
-        if (did !== didWebFromUrl(iss)) throw new Error("The kid names a DID that is not the issuer's");
-        return { jwk: await resolveDidKeyReference(kid!, fetchJson, didOptions), keySource: 'did' };
-      } catch (err) {
-        problems.push(`did: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-  } else if (iss?.startsWith('did:')) {
-    try {
-      // The key must be one of the issuer DID's own (a relative kid, or a DID URL of the same DID).
-      if (kid?.startsWith('did:') && kid.split('#')[0] !== iss) throw new Error('The kid names another DID than iss');
-      return {
-        jwk: await resolveIssuerKey(header, payload as Record<string, unknown>, fetchJson, didOptions),
-        keySource: 'did',
-      };
-    } catch (err) {
-      problems.push(`did: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  throw new Error(`The issuer key cannot be established (${problems.join('; ') || 'no x5c, metadata or DID'})`);
+  const binding = await bindIssuerKey(header, payload, issuerTrustOptions(trust));
+  return { jwk: binding.jwk, keySource: binding.source, binding, assurance: issuerAssurance(binding, trust) };
 }
+
+/** `CN=Example Root, O=Example` → `Example Root` (the whole subject when it has no common name). */
+export function commonName(subject: string): string {
+  const match = /(?:^|[,+]\s*)CN=((?:\\.|[^,+])+)/i.exec(subject);
+  return (match?.[1] ?? subject).replace(/\\(.)/g, '$1').trim();
+}
+
+/** The issuer as the holder knows it: the host of an https issuer, the DID of a DID issuer. */
+function issuerName(iss: string): string {
+  try {
+    const url = new URL(iss);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.host;
+  } catch {
+    // A DID.
+  }
+  return iss;
+}
+
+/**
+ * How sure the wallet is of the issuer, from the binding: certified by this platform (the path ends at
+ * the platform CA), by a platform-wide anchor, or self-asserted. Only a path validated to an anchor counts
+ * as certified; without the platform's anchors (offline) a chain is self-asserted, marked provisional.
+ */
+export function issuerAssurance(
+  binding: IssuerBinding,
+  trust: PlatformTrust | null,
+  now = new Date(),
+): IssuerAssurance {
+  const checkedAt = now.toISOString();
+  const anchor = binding.certificate?.anchored ? binding.certificate.path?.anchor : undefined;
+  if (binding.source === 'x5c' && anchor && trust) {
+    if (trust.caFingerprint !== null && anchor.fingerprint === trust.caFingerprint) {
+      return { level: 'platform', by: trust.name, source: 'x5c', checkedAt };
+    }
+    return { level: 'anchor', by: commonName(anchor.subject), source: 'x5c', checkedAt };
+  }
+  return {
+    level: 'self',
+    by: issuerName(binding.iss),
+    source: binding.source,
+    ...(binding.source === 'x5c' && !trust?.complete ? { provisional: true } : {}),
+    checkedAt,
+  };
+}
+
+/** A verifier's request certificate: the chain must hold together up to its own last certificate. */
+export async function consistentChain(
+  x5c: unknown,
+): Promise<Pick<CertificationPath, 'leafJwk' | 'subject' | 'uris' | 'dnsNames'>> {
+  if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((c) => typeof c === 'string')) {
+    throw new Error('x5c is not an array of certificates');
+  }
+  const chain = x5c as string[];
+  if (chain.length > 1) {
+    const last = chain[chain.length - 1]!;
+    return validateCertificationPath(chain.slice(0, -1), [
+      `-----BEGIN CERTIFICATE-----\n${last}\n-----END CERTIFICATE-----`,
+    ]);
+  }
+  const leaf = describeLeaf(chain[0]!);
+  const now = new Date();
+  if (leaf.notBefore > now || leaf.notAfter < now) throw new Error('The certificate is expired or not yet valid');
+  return { ...leaf, leafJwk: await x5cLeafJwk(chain) };
+}
+
+/** Whether a certificate's SAN names this issuer (the verifier's rule, certificateNamesIssuer). */
+export const chainNamesIssuer = (chain: Pick<CertificationPath, 'uris' | 'dnsNames'>, iss: string) =>
+  certificateNamesIssuer(chain, iss);

@@ -404,6 +404,7 @@ describe('submitPresentation and declinePresentation', () => {
     await expect(submitPresentation(request, candidate, vault)).rejects.toMatchObject({
       code: 'VERIFIER_ERROR',
       detail: 'invalid_request: Already answered',
+      remote: { error: 'invalid_request', description: 'Already answered' },
     });
     const form = new URLSearchParams(calls[0]!.body);
     expect(form.get('state')).toBe('state-123');
@@ -413,6 +414,8 @@ describe('submitPresentation and declinePresentation', () => {
     expect((await vault.listPresentations())[0]).toMatchObject({
       outcome: 'ERROR',
       sharedClaims: ['age', 'full_name'],
+      detail: 'The verifier answered 400 (invalid_request: Already answered)',
+      refusal: { error: 'invalid_request', description: 'Already answered' },
     });
 
     const declined = stubFetch({

@@ -4,7 +4,6 @@ import {
   matchDcqlQuery,
   presentSdJwtVc,
   resolveDidKeyReference,
-  type VerifiedChain,
   verifyJwtSignature,
   x509Hash,
 } from '@cp/credentials';
@@ -17,6 +16,7 @@ import type {
   PresentationChoice,
   PresentationPlan,
   PresentationRecord,
+  RemoteError,
   RequestedCredential,
   RequestedCredentialSet,
   ResolvedPresentationRequest,
@@ -270,7 +270,7 @@ export async function resolvePresentationRequestWithSession(
   const separator = clientId.indexOf(':');
   const prefix = separator > 0 ? clientId.slice(0, separator) : '';
   const identifier = clientId.slice(separator + 1);
-  let chain: VerifiedChain | undefined;
+  let chain: Awaited<ReturnType<typeof consistentChain>> | undefined;
   let clientIdScheme: ResolvedPresentationRequest['clientIdScheme'];
   let fallbackName = identifier;
 
@@ -535,9 +535,17 @@ async function postResponse(
   }
   const response = await http(request.responseUri, { form, headers: { accept: 'application/json' } });
   if (!response.ok) {
+    // OpenID4VP 1.0 §8.2: the response endpoint answers an error as `error` / `error_description`.
     const body = isObject(response.json) ? response.json : {};
-    const detail = [str(body.error), str(body.error_description)].filter(Boolean).join(': ') || undefined;
-    throw new WalletError('VERIFIER_ERROR', `The verifier answered ${response.status}`, detail);
+    const error = str(body.error);
+    const description = str(body.error_description)?.slice(0, 500);
+    const detail = [error, description].filter(Boolean).join(': ') || undefined;
+    throw new WalletError(
+      'VERIFIER_ERROR',
+      `The verifier answered ${response.status}`,
+      detail,
+      error ? { error: error.slice(0, 100), ...(description ? { description } : {}) } : undefined,
+    );
   }
   const redirectUri = isObject(response.json) ? str(response.json.redirect_uri) : undefined;
   return redirectUri ? { redirectUri } : {};
@@ -548,7 +556,7 @@ function record(
   outcome: PresentationRecord['outcome'],
   credential: StoredCredential | undefined,
   sharedClaims: string[],
-  detail?: string,
+  failure?: { detail?: string; refusal?: RemoteError },
 ): PresentationRecord {
   return {
     id: randomId(),
@@ -562,7 +570,8 @@ function record(
     credentialName: credential?.display.name ?? {},
     sharedClaims,
     outcome,
-    ...(detail ? { detail } : {}),
+    ...(failure?.detail ? { detail: failure.detail } : {}),
+    ...(failure?.refusal ? { refusal: failure.refusal } : {}),
   };
 }
 
@@ -609,8 +618,11 @@ export async function submitPresentation(
     return result;
   } catch (err) {
     const detail = err instanceof WalletError && err.detail ? `${err.message} (${err.detail})` : errorMessage(err);
+    const refusal = err instanceof WalletError && err.code === 'VERIFIER_ERROR' ? err.remote : undefined;
     for (const candidate of candidates) {
-      await vault.addPresentation(record(request, 'ERROR', candidate.credential, candidate.disclose, detail));
+      await vault.addPresentation(
+        record(request, 'ERROR', candidate.credential, candidate.disclose, { detail, ...(refusal ? { refusal } : {}) }),
+      );
     }
     if (err instanceof WalletError) throw err;
     throw new WalletError('VERIFIER_ERROR', errorMessage(err));

@@ -7,9 +7,11 @@ import {
   signerFromPrivateJwk,
   signStatusListToken,
 } from '@cp/credentials';
+import { makeCertificate } from '@cp/credentials/testing';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { forgetPlatformTrust } from './platform-trust.ts';
 import { acceptOffer, parseOfferLink, resolveOffer } from './receive.ts';
-import { certifiedKey, json, stubFetch, type TestIdentity, text } from './test-support.ts';
+import { certifiedKey, json, platformRoutes, stubFetch, type TestIdentity, text } from './test-support.ts';
 import type { WalletVault } from './types.ts';
 import { openVault } from './vault.ts';
 
@@ -27,6 +29,7 @@ beforeAll(async () => {
 });
 afterEach(() => {
   vi.unstubAllGlobals();
+  forgetPlatformTrust();
 });
 
 async function freshVault() {
@@ -197,6 +200,13 @@ describe('resolveOffer and acceptOffer', () => {
       lastStatus: 'VALID',
       expiresAt: expect.any(String),
     });
+    // This wallet knows no platform here: a chain is taken as the issuer's own word, to be decided again.
+    expect(stored.issuer.assurance).toMatchObject({
+      level: 'self',
+      by: 'issuer.example',
+      source: 'x5c',
+      provisional: true,
+    });
     // A claim without a label in the metadata is shown under its own name.
     expect(stored.claimDisplay.map((c) => c.name)).toEqual(['full_name', 'score']);
     expect(await vault.listCredentials()).toEqual([stored]);
@@ -286,5 +296,38 @@ describe('resolveOffer and acceptOffer', () => {
     const viaDid = await acceptOffer(await resolveOffer(offerLink(offer()), 'en'), vault);
     expect(viaDid).toMatchObject({ issuer: { keySource: 'did' }, lastStatus: 'VALID' });
     expect(await vault.listCredentials()).toHaveLength(2);
+  });
+
+  it('says who vouches for the issuer before accepting (the certificate its metadata publishes), then on the credential', async () => {
+    await freshVault();
+    const platform = 'https://platform.example';
+    const ca = await makeCertificate({ subject: 'CN=Platform CA', ca: { pathLength: 0 } });
+    const leaf = await makeCertificate({ subject: 'CN=Acme University', issuer: ca, uris: [ISSUER] });
+    const signer = await signerFromPrivateJwk(leaf.key.privateJwk);
+    const x5c = [leaf.b64, ca.b64];
+    serveIssuer({
+      sign: async () => ({ signer, header: { x5c }, iss: ISSUER }),
+      extraRoutes: {
+        ...platformRoutes(platform, { ca: ca.pem }),
+        // RFC 7517 §4.7: the key with its certificate chain.
+        'https://issuer.example/.well-known/jwt-vc-issuer/tenant': () =>
+          json({ issuer: ISSUER, jwks: { keys: [{ ...leaf.key.publicJwk, kid: 'k-1', x5c }] } }),
+      },
+    });
+    const resolved = await resolveOffer(offerLink(offer()), 'en');
+    expect(resolved.issuer.assurance).toMatchObject({ level: 'platform', by: 'platform.example', source: 'x5c' });
+    const stored = await acceptOffer(resolved, vault);
+    expect(stored.issuer.assurance).toMatchObject({ level: 'platform', by: 'platform.example', source: 'x5c' });
+
+    // A published chain that names another issuer announces nothing.
+    const other = await makeCertificate({ subject: 'CN=Other', issuer: ca, uris: ['https://other.example'] });
+    serveIssuer({
+      extraRoutes: {
+        ...platformRoutes(platform, { ca: ca.pem }),
+        'https://issuer.example/.well-known/jwt-vc-issuer/tenant': () =>
+          json({ issuer: ISSUER, jwks: { keys: [{ ...other.key.publicJwk, x5c: [other.b64, ca.b64] }] } }),
+      },
+    });
+    expect((await resolveOffer(offerLink(offer()), 'en')).issuer.assurance).toBeUndefined();
   });
 });

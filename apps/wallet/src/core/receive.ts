@@ -3,10 +3,12 @@ import { localizedFrom, pickEntry } from './display.ts';
 import { WalletError, type WalletErrorCode } from './errors.ts';
 import { getJson, http, isObject, randomId, wellKnownAppended, wellKnownInserted } from './http.ts';
 import { type ResolvedKey, resolveSignerKey } from './issuer-key.ts';
+import { loadPlatformTrust, type PlatformTrust } from './platform-trust.ts';
 import { checkStatus } from './status.ts';
 import type {
   ClaimDisplay,
   CredentialDisplay,
+  IssuerAssurance,
   IssuerInfo,
   LocalizedText,
   ResolvedOffer,
@@ -169,6 +171,29 @@ interface IssuerContext {
   metadata: Record<string, unknown>;
 }
 
+/**
+ * Who vouches for the issuer, from the keys its JWT VC Issuer Metadata publishes with a certificate chain
+ * (`x5c` in a JWK, RFC 7517 §4.7), before anything is issued: the same trust function as for the
+ * credential, which is decided again on the credential's own signature when it arrives.
+ */
+async function announcedAssurance(
+  credentialIssuer: string,
+  vcMetadata: Record<string, unknown>,
+  trust: PlatformTrust | null,
+): Promise<IssuerAssurance | undefined> {
+  const keys = isObject(vcMetadata.jwks) && Array.isArray(vcMetadata.jwks.keys) ? vcMetadata.jwks.keys : [];
+  for (const key of keys.filter(isObject)) {
+    if (!Array.isArray(key.x5c)) continue;
+    try {
+      const resolved = await resolveSignerKey({ x5c: key.x5c }, { iss: credentialIssuer }, trust);
+      if (resolved.binding.source === 'x5c' && sameKey(resolved.jwk, key as JsonWebKey)) return resolved.assurance;
+    } catch {
+      // A chain that does not hold or names someone else says nothing about this issuer.
+    }
+  }
+  return undefined;
+}
+
 async function issuerContext(credentialIssuer: string, locale: string): Promise<IssuerContext> {
   const metadata = await wellKnownJson(credentialIssuer, 'openid-credential-issuer');
   if (str(metadata.credential_issuer)?.replace(/\/$/, '') !== credentialIssuer.replace(/\/$/, '')) {
@@ -182,12 +207,16 @@ async function issuerContext(credentialIssuer: string, locale: string): Promise<
   // The JWT VC Issuer Metadata may carry the platform's KYB decision (not part of the standard).
   let verifiedOrganization: boolean | undefined;
   let organizationName: string | undefined;
+  let assurance: IssuerAssurance | undefined;
   try {
     const vcMetadata = await getJson(jwtVcIssuerMetadataUrl(credentialIssuer), 'ISSUER_UNREACHABLE');
     if (vcMetadata.issuer === credentialIssuer && isObject(vcMetadata.organization)) {
       if (typeof vcMetadata.organization.verified === 'boolean')
         verifiedOrganization = vcMetadata.organization.verified;
       organizationName = str(vcMetadata.organization.name);
+    }
+    if (vcMetadata.issuer === credentialIssuer) {
+      assurance = await announcedAssurance(credentialIssuer, vcMetadata, await loadPlatformTrust());
     }
   } catch {
     // Optional: most issuers publish no such metadata.
@@ -200,6 +229,7 @@ async function issuerContext(credentialIssuer: string, locale: string): Promise<
       name: Object.keys(name).length > 0 ? name : { und: fallbackName },
       ...(logoUri ? { logoUri } : {}),
       ...(verifiedOrganization !== undefined ? { verifiedOrganization } : {}),
+      ...(assurance ? { assurance } : {}),
     },
   };
 }
@@ -361,15 +391,15 @@ const isoOf = (seconds: unknown) =>
  */
 export async function verifyIssuedCredential(
   raw: string,
-  expected: { holderJwk: JsonWebKey; credentialIssuer?: string; vct?: string },
+  expected: { holderJwk: JsonWebKey; credentialIssuer?: string; vct?: string; trust?: PlatformTrust | null },
 ): Promise<{ claims: Record<string, unknown>; payload: Record<string, unknown>; key: ResolvedKey }> {
   let key: ResolvedKey | undefined;
   let decoded: Awaited<ReturnType<typeof verifySdJwtVc>>;
   try {
     decoded = await verifySdJwtVc(raw, {
       resolveIssuerKey: async (header, payload) => {
-        key = await resolveSignerKey(header, payload);
-        return key.jwk;
+        key = await resolveSignerKey(header, payload, expected.trust ?? null);
+        return key;
       },
     });
   } catch (err) {
@@ -405,12 +435,15 @@ export async function storedCredentialFrom(
     claimDisplay: ClaimDisplay[];
     holderJwk: JsonWebKey;
     vct?: string;
+    /** The platform's anchors, to say who vouches for the issuer (null: unknown or unreachable). */
+    trust?: PlatformTrust | null;
   },
 ): Promise<StoredCredential> {
   const { claims, payload, key } = await verifyIssuedCredential(raw, {
     holderJwk: context.holderJwk,
     credentialIssuer: context.issuer.id,
     ...(context.vct ? { vct: context.vct } : {}),
+    trust: context.trust ?? null,
   });
   const reference = (payload.status as { status_list?: { idx?: unknown; uri?: unknown } } | undefined)?.status_list;
   const issuedAt = isoOf(payload.iat);
@@ -427,7 +460,8 @@ export async function storedCredentialFrom(
     format: 'dc+sd-jwt',
     raw,
     vct: payload.vct as string,
-    issuer: { ...context.issuer, keySource: key.keySource },
+    // Decided on the credential's own signature: it replaces whatever the metadata announced.
+    issuer: { ...context.issuer, keySource: key.keySource, assurance: key.assurance },
     display: context.display,
     claimDisplay,
     claims,
@@ -520,15 +554,22 @@ export async function acceptOffer(
   }
   if (!raw) throw new WalletError('ISSUER_ERROR', 'The issuer did not issue the credential');
 
+  const trust = await loadPlatformTrust();
   const stored = await storedCredentialFrom(raw, {
     issuer: resolved.issuer,
     display: resolved.display,
     claimDisplay: resolved.claimDisplay,
     holderJwk: holder.publicJwk,
     ...(session.vct ? { vct: session.vct } : {}),
+    trust,
   });
-  const lastStatus = await checkStatus(stored);
-  const saved: StoredCredential = { ...stored, lastStatus, lastCheckedAt: new Date().toISOString() };
+  const lastStatus = await checkStatus(stored, { trust });
+  // lastCheckedAt: when a status was last answered (none yet when the list could not be read).
+  const saved: StoredCredential = {
+    ...stored,
+    lastStatus,
+    ...(lastStatus !== 'UNKNOWN' ? { lastCheckedAt: new Date().toISOString() } : {}),
+  };
   await vault.saveCredential(saved);
   return saved;
 }

@@ -8,7 +8,7 @@ import {
 } from '@cp/credentials';
 import { StatusList } from '@sd-jwt/jwt-status-list';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkStatus, refreshStatuses } from './status.ts';
+import { checkStatus, recheckCredential, refreshStatuses } from './status.ts';
 import { certifiedKey, stubFetch, type TestIdentity, text } from './test-support.ts';
 import type { StoredCredential } from './types.ts';
 import { openVault } from './vault.ts';
@@ -68,7 +68,7 @@ describe('checkStatus', () => {
     expect(await checkStatus(await credential(0))).toBe('VALID');
     expect(await checkStatus(await credential(1))).toBe('REVOKED');
     expect(await checkStatus(await credential(2))).toBe('SUSPENDED');
-    expect(calls[0]!.headers.get('accept')).toContain('application/statuslist+jwt');
+    expect(calls.find((call) => call.url === LIST)!.headers.get('accept')).toContain('application/statuslist+jwt');
   });
 
   it('answers EXPIRED by exp without asking, and UNKNOWN for a forged or foreign list or no network', async () => {
@@ -123,5 +123,25 @@ describe('refreshStatuses', () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
     await refreshStatuses(vault);
     expect(await vault.getCredential('c1')).toMatchObject({ lastStatus: 'REVOKED', lastCheckedAt: checkedAt });
+  });
+});
+
+describe('recheckCredential', () => {
+  it('answers the status with its time; when the list cannot be read, keeps the last known one and says so', async () => {
+    const token = await listToken();
+    stubFetch({ [LIST]: () => text(token, 'application/statuslist+jwt') });
+    const now = new Date(Date.now() + 1_000);
+    const checked = await recheckCredential(await credential(2), { now });
+    expect(checked).toMatchObject({
+      answered: true,
+      credential: { lastStatus: 'SUSPENDED', lastCheckedAt: now.toISOString() },
+    });
+
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    const offline = await recheckCredential(checked.credential, { now: new Date(Date.now() + 60_000) });
+    expect(offline).toMatchObject({
+      answered: false,
+      credential: { lastStatus: 'SUSPENDED', lastCheckedAt: now.toISOString() },
+    });
   });
 });

@@ -89,3 +89,25 @@ export async function certifiedKey(input: {
   });
   return { ...key, signer: await signerFromPrivateJwk(key.privateJwk), x5c: pemToX5c([leafPem, caPem]) };
 }
+
+/** Where the wallet reads its platform's URL (its own server's `/config.json`). */
+export const walletConfigUrl = () => new URL('/config.json', globalThis.location.href).href;
+
+/**
+ * The routes of a platform that serves this wallet: the wallet's `/config.json` naming it, its CA and its
+ * platform-wide trust anchors. `ca: null`: the platform cannot be read (its CA endpoint fails).
+ */
+export function platformRoutes(
+  platformUrl: string,
+  pems: { ca: string | null; anchors?: string[] },
+): Record<string, Route> {
+  return {
+    [walletConfigUrl()]: () => json({ platform_url: platformUrl }),
+    [`${platformUrl}/api/platform/ca.pem`]: () =>
+      pems.ca === null ? Promise.reject(new TypeError('Failed to fetch')) : text(pems.ca, 'application/x-pem-file'),
+    [`${platformUrl}/api/platform/trust-anchors.pem`]: () =>
+      pems.ca === null
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : text((pems.anchors ?? []).join('\n'), 'application/x-pem-file'),
+  };
+}

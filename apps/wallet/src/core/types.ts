@@ -18,6 +18,28 @@ export interface IssuerInfo {
   verifiedOrganization?: boolean;
   /** How the issuer key was established: x5c chain, JWT VC Issuer Metadata or a DID. */
   keySource?: 'x5c' | 'metadata' | 'did';
+  /** Who vouches for the issuer's key (absent: not established yet, e.g. a credential stored by an older wallet). */
+  assurance?: IssuerAssurance;
+}
+
+/**
+ * How sure the wallet is that the key speaks for the issuer, from the binding bindIssuerKey established:
+ * - `platform`: an `x5c` path ending at the certificate authority of the platform that serves this wallet;
+ * - `anchor`: an `x5c` path ending at one of the platform-wide trust anchors;
+ * - `self`: only the issuer vouches for its key (its DID document, its JWT VC Issuer Metadata, or a
+ *   certificate chain no anchor the wallet knows vouches for).
+ */
+export interface IssuerAssurance {
+  level: 'platform' | 'anchor' | 'self';
+  /** `platform`: the platform's host; `anchor`: the anchor's common name; `self`: the issuer's host or DID. */
+  by: string;
+  source: 'x5c' | 'metadata' | 'did';
+  /**
+   * The platform's anchors could not all be read when this was decided, so an unanchored chain may yet be
+   * certified: decided again the next time the credential is checked.
+   */
+  provisional?: boolean;
+  checkedAt: string;
 }
 
 export interface CredentialDisplay {
@@ -64,6 +86,14 @@ export interface PresentationRecord {
   sharedClaims: string[];
   outcome: 'SENT' | 'ERROR' | 'DECLINED';
   detail?: string;
+  /** The verifier's own refusal (its `error` and `error_description`), when it refused the answer. */
+  refusal?: RemoteError;
+}
+
+/** An OAuth-style error answered by the other party (`error`, `error_description`). */
+export interface RemoteError {
+  error: string;
+  description?: string;
 }
 
 /** The encrypted local store (IndexedDB): holder key and credentials never stored in clear. */

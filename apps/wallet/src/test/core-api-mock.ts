@@ -10,6 +10,8 @@ export class WalletError extends Error {
   constructor(
     readonly code: string,
     message: string = code,
+    readonly detail?: string,
+    readonly remote?: { error: string; description?: string },
   ) {
     super(message);
     this.name = 'WalletError';
@@ -22,6 +24,7 @@ export const resolveOffer = vi.fn<typeof CoreApi.resolveOffer>();
 export const acceptOffer = vi.fn<typeof CoreApi.acceptOffer>();
 export const checkStatus = vi.fn<typeof CoreApi.checkStatus>();
 export const refreshStatuses = vi.fn<typeof CoreApi.refreshStatuses>();
+export const recheckCredential = vi.fn<typeof CoreApi.recheckCredential>();
 export const resolvePresentationRequest = vi.fn<typeof CoreApi.resolvePresentationRequest>();
 export const findCandidates = vi.fn<typeof CoreApi.findCandidates>();
 export const planPresentation = vi.fn<typeof CoreApi.planPresentation>();

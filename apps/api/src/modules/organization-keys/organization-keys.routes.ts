@@ -1,8 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { zIdParams } from '@cp/contracts';
+import { pemCertificates } from '@cp/credentials';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import * as organizationsService from '../organizations/organizations.service.ts';
-import { issuerUrl, organizationDid } from './identifiers.ts';
 import * as keysService from './organization-keys.service.ts';
 
 /** Cache briefly: keys change only on rotation, and verifiers re-fetch on an unknown kid. */
@@ -22,51 +22,18 @@ export function organizationKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/orgs/:id/did.json',
       { schema: { tags: ['issuer'], summary: 'did:web document of an organization', params: zIdParams } },
-      async (request, reply) => {
-        const organization = await organizationsService.getPublicOrganization(ctx.database.db, request.params.id);
-        await keysService.ensureActiveKey(deps(), organization.id);
-        const did = organizationDid(ctx.config.publicUrl, organization.id);
-        const keys = await keysService.listPublicKeys(deps(), organization.id);
-        const methods = keys.map((key) => ({
-          id: `${did}#${key.jwk.kid}`,
-          type: 'JsonWebKey2020',
-          controller: did,
-          publicKeyJwk: { kty: key.jwk.kty, crv: key.jwk.crv, x: key.jwk.x, y: key.jwk.y, kid: key.jwk.kid },
-        }));
-        const active = methods.filter((_, index) => keys[index]?.active).map((m) => m.id);
-        return reply
+      async (request, reply) =>
+        reply
           .header('cache-control', PUBLIC_CACHE)
           .type('application/did+json')
-          .send({
-            '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
-            id: did,
-            alsoKnownAs: [issuerUrl(ctx.config.publicUrl, organization.id)],
-            verificationMethod: methods,
-            // Retired keys stay listed as verification methods (old credentials), but only the active one asserts.
-            assertionMethod: active,
-            authentication: active,
-          });
-      },
+          .send(await keysService.didDocument(deps(), request.params.id)),
     );
 
     app.get(
       '/.well-known/jwt-vc-issuer/orgs/:id',
       { schema: { tags: ['issuer'], summary: 'JWT VC Issuer Metadata of an organization', params: zIdParams } },
-      async (request, reply) => {
-        const organization = await organizationsService.getPublicOrganization(ctx.database.db, request.params.id);
-        await keysService.ensureActiveKey(deps(), organization.id);
-        const keys = await keysService.listPublicKeys(deps(), organization.id);
-        return reply.header('cache-control', PUBLIC_CACHE).send({
-          issuer: issuerUrl(ctx.config.publicUrl, organization.id),
-          jwks: { keys: keys.map((k) => k.jwk) },
-          // Not part of the standard metadata: lets a verifier see the platform's KYB decision.
-          organization: {
-            name: organization.name,
-            verified: organization.verifiedAt !== null,
-            verification_status: organization.verificationStatus,
-          },
-        });
-      },
+      async (request, reply) =>
+        reply.header('cache-control', PUBLIC_CACHE).send(await keysService.issuerMetadata(deps(), request.params.id)),
     );
 
     app.get(
@@ -78,6 +45,21 @@ export function organizationKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .header('content-disposition', 'attachment; filename="platform-ca.pem"')
           .type('application/x-pem-file')
           .send(ctx.keys.ca.certificatePem),
+    );
+
+    // The platform-wide trust anchors (VERIFIER_TRUST_ANCHORS_FILE), for wallets to say how sure they are of an issuer.
+    const platformList = ctx.config.credentialEngine.verifierTrustAnchorsFile;
+    const platformAnchors = platformList ? pemCertificates(readFileSync(platformList, 'utf8')).join('\n') : '';
+    app.get(
+      '/api/platform/trust-anchors.pem',
+      {
+        schema: {
+          tags: ['issuer'],
+          summary: 'The platform-wide trust anchors besides the platform CA (empty when there are none)',
+        },
+      },
+      async (_request, reply) =>
+        reply.header('cache-control', 'public, max-age=3600').type('application/x-pem-file').send(platformAnchors),
     );
   };
 }

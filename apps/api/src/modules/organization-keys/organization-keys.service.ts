@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { issueLeafCertificate, type JwsSigner, pemToX5c } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import * as organizationsService from '../organizations/organizations.service.ts';
-import { issuerUrl } from './identifiers.ts';
+import { issuerUrl, organizationDid } from './identifiers.ts';
 import type { KeyStore } from './key-store.ts';
 import * as repository from './organization-keys.repository.ts';
 import type { PlatformCa } from './platform-ca.ts';
@@ -32,7 +32,6 @@ async function createKey(deps: KeyDeps, organizationId: string) {
     caCertificatePem: deps.ca.certificatePem,
     caPrivateJwk: deps.ca.privateJwk,
     uris: [url],
-    dnsNames: [new URL(url).hostname],
   });
   await repository.insertActiveKey(deps.db, {
     organizationId,
@@ -142,4 +141,53 @@ export async function backfillKeys(deps: KeyDeps, batchSize = 100): Promise<numb
       created += 1;
     }
   }
+}
+
+/**
+ * The organization's did:web document: every key it ever signed with as a verification method, only the
+ * active one for assertions (a retired key no longer issues).
+ */
+export async function didDocument(deps: KeyDeps, organizationId: string) {
+  const organization = await organizationsService.getPublicOrganization(deps.db, organizationId);
+  await ensureActiveKey(deps, organization.id);
+  const did = organizationDid(deps.publicUrl, organization.id);
+  const keys = await listPublicKeys(deps, organization.id);
+  const methods = keys.map((key) => ({
+    id: `${did}#${key.jwk.kid}`,
+    type: 'JsonWebKey2020',
+    controller: did,
+    publicKeyJwk: { kty: key.jwk.kty, crv: key.jwk.crv, x: key.jwk.x, y: key.jwk.y, kid: key.jwk.kid },
+  }));
+  const active = methods.filter((_, index) => keys[index]?.active).map((m) => m.id);
+  return {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+    id: did,
+    alsoKnownAs: [issuerUrl(deps.publicUrl, organization.id)],
+    verificationMethod: methods,
+    assertionMethod: active,
+    authentication: active,
+  };
+}
+
+/** The organization's JWT VC Issuer Metadata (SD-JWT VC §5): every key it ever signed with. */
+export async function issuerMetadata(deps: KeyDeps, organizationId: string) {
+  const organization = await organizationsService.getPublicOrganization(deps.db, organizationId);
+  await ensureActiveKey(deps, organization.id);
+  const keys = await listPublicKeys(deps, organization.id);
+  return {
+    issuer: issuerUrl(deps.publicUrl, organization.id),
+    // Each key with its certificate chain (the JWK `x5c` member, RFC 7517 §4.7): a wallet can tell, before it
+    // accepts a credential, that this platform's CA certifies the issuer.
+    jwks: {
+      keys: keys.map((k) =>
+        k.certificatePem ? { ...k.jwk, x5c: pemToX5c([k.certificatePem, deps.ca.certificatePem]) } : k.jwk,
+      ),
+    },
+    // Not part of the standard metadata: lets a verifier see the platform's KYB decision.
+    organization: {
+      name: organization.name,
+      verified: organization.verifiedAt !== null,
+      verification_status: organization.verificationStatus,
+    },
+  };
 }

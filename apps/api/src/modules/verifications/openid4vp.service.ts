@@ -5,12 +5,13 @@ import {
   type DcqlQuery,
   type PresentationCheck,
   type PresentationRule,
-  type PresentationVerifierDeps,
+  type RequestedClaim,
   signJwt,
   verifySdJwtPresentation,
   x509Hash,
 } from '@cp/credentials';
-import type { Database, SecretBox } from '@cp/db';
+import type { Database, SecretBox, schema } from '@cp/db';
+import { parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
 import { compactDecrypt, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { AppError } from '../../errors/app-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
@@ -25,20 +26,24 @@ import {
   recordWebhookEvents,
   type WebhookDeps,
 } from '../webhooks/webhooks.service.ts';
+import { type CustomerBinding, customerBindingOf } from './customer-links.ts';
 import * as repository from './verifications.repository.ts';
 import { generateCustomerId } from './verifications.service.ts';
+import type { VerifierTrust } from './verifier-trust.ts';
 
 /** How long a wallet has between fetching the request and answering it. */
 const REQUEST_TTL_SECONDS = 600;
 const RESPONSE_MAX_CHARS = 200_000;
 const QUERY_ID = 'credential';
+const RESPONSE_MODE = 'direct_post.jwt';
+const ENCRYPTION_ALGORITHMS = { key: ['ECDH-ES'], content: ['A128GCM', 'A256GCM'] };
 
 export interface VerifierDeps {
   db: Database;
   keys: KeyDeps;
   secretBox: SecretBox;
   publicUrl: string;
-  resolvers: PresentationVerifierDeps;
+  trust: VerifierTrust;
   /** `verification.completed` events, recorded with the outcome and sent after it commits. */
   webhooks?: WebhookDeps;
 }
@@ -59,10 +64,29 @@ export class VerifierError extends Error {
 export interface FrozenRequest {
   clientId: string;
   vctValues: string[];
-  requestedClaims: string[];
+  requestedClaims: RequestedClaim[];
+  trustPolicy: schema.TrustPolicy;
   trustedIssuers: string[];
   rules: PresentationRule[];
   dcql: DcqlQuery;
+}
+
+/** The frozen request of an attempt, including those frozen before trust policies and claim paths existed. */
+export function frozenRequest(stored: Record<string, unknown>): FrozenRequest {
+  const raw = stored as Partial<FrozenRequest> & { requestedClaims?: (string | RequestedClaim)[] };
+  const trustedIssuers = raw.trustedIssuers ?? [];
+  return {
+    clientId: raw.clientId ?? '',
+    vctValues: raw.vctValues ?? [],
+    requestedClaims: (raw.requestedClaims ?? []).map((claim) =>
+      typeof claim === 'string' ? { name: claim, path: [claim] } : claim,
+    ),
+    // Before trust policies, an empty list meant "any issuer": such attempts now get the safe default.
+    trustPolicy: raw.trustPolicy ?? (trustedIssuers.length > 0 ? 'NAMED_ISSUERS' : 'PLATFORM_VERIFIED'),
+    trustedIssuers,
+    rules: raw.rules ?? [],
+    dcql: raw.dcql ?? { credentials: [] },
+  };
 }
 
 export const requestUri = (publicUrl: string, individualId: string) => `${publicUrl}/oid4vp/requests/${individualId}`;
@@ -78,46 +102,86 @@ async function verifierSigner(deps: VerifierDeps, organizationId: string) {
   return { ...signer, clientId: `x509_hash:${await x509Hash(leaf)}` };
 }
 
-/**
- * A holder opens a verification link: one attempt with its own nonce, state and response-encryption key.
- * A used single-use link is refused.
- */
-export async function createIndividual(deps: VerifierDeps, input: { verification_id: string; customer_id?: string }) {
-  const verification = await repository.findPublicVerification(deps.db, input.verification_id);
-  if (!verification) throw new AppError('VERIFICATION_NOT_FOUND');
-  if (verification.type === 'SINGLE' && verification.completedAt) {
-    throw new AppError('VERIFICATION_ALREADY_USED', { detail: 'This single-use verification link has been used.' });
+/** The credential a verification asks for: the `vct` values and the claims (with their paths). */
+async function requestedCredential(deps: VerifierDeps, verification: repository.VerificationRow) {
+  const claimsByName = (paths: Map<string, RequestedClaim['path']>) =>
+    verification.requestedClaims.map((name) => ({ name, path: paths.get(name) ?? [name] }));
+  if (verification.credentialType) {
+    const paths = new Map(verification.credentialType.claims.map((c) => [c.name, c.path]));
+    return { vctValues: verification.credentialType.vctValues, requestedClaims: claimsByName(paths) };
   }
-  const schema = await credentialSchemasService.getCredentialSchema(deps.db, {
+  if (!verification.schemaId) throw new AppError('VERIFICATION_NOT_FOUND');
+  const schemaRecord = await credentialSchemasService.getCredentialSchema(deps.db, {
     organizationId: verification.organizationId,
     id: verification.schemaId,
     includeDeleted: true,
   });
-  const owner = schema.schema.organizationId;
+  const owner = schemaRecord.schema.organizationId;
   // A platform schema is one shared type; an organization's schema is issued by that organization only.
-  const vctValues = [credentialVct(deps.publicUrl, owner ?? verification.organizationId, schema.schema.slug)];
+  const vctValues = [credentialVct(deps.publicUrl, owner ?? verification.organizationId, schemaRecord.schema.slug)];
+  return { vctValues, requestedClaims: claimsByName(new Map()) };
+}
+
+export interface CreateIndividualInput {
+  verification_id: string;
+  customer_id?: string | undefined;
+  /** A holder link signed by the integrator: when the link expires (seconds), and its signature. */
+  expires?: number | undefined;
+  signature?: string | undefined;
+}
+
+/**
+ * A holder opens a verification link: one attempt with its own nonce, state and response-encryption key.
+ * A used single-use link is refused. `vouchedBy` is set when the integrator itself starts the attempt
+ * (with its API key, for its organization); otherwise the customer id is vouched for only by a valid
+ * link signature.
+ */
+export async function createIndividual(
+  deps: VerifierDeps,
+  input: CreateIndividualInput,
+  vouchedBy?: { organizationId: string },
+) {
+  const verification = await repository.findPublicVerification(deps.db, input.verification_id);
+  if (!verification || (vouchedBy && vouchedBy.organizationId !== verification.organizationId)) {
+    throw new AppError('VERIFICATION_NOT_FOUND');
+  }
+  if (verification.type === 'SINGLE' && verification.completedAt) {
+    throw new AppError('VERIFICATION_ALREADY_USED', { detail: 'This single-use verification link has been used.' });
+  }
+  let customerBinding: CustomerBinding;
+  let customerId: string;
+  if (vouchedBy) {
+    customerBinding = 'API';
+    customerId = input.customer_id ?? generateCustomerId();
+  } else {
+    ({ customerBinding, customerId } = customerBindingOf(deps, verification, input));
+  }
+  const { vctValues, requestedClaims } = await requestedCredential(deps, verification);
   const { clientId } = await verifierSigner(deps, verification.organizationId);
   const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
   const id = randomUUID();
   const responseKeyPublic = { ...(await exportJWK(publicKey)), kid: randomToken(8), use: 'enc', alg: 'ECDH-ES' };
+  const claimTypes = new Map(verification.credentialType?.claims.map((c) => [c.name, c.type]) ?? []);
   const frozen: FrozenRequest = {
     clientId,
     vctValues,
-    requestedClaims: verification.requestedClaims,
+    requestedClaims,
+    trustPolicy: verification.trustPolicy,
     trustedIssuers: verification.trustedIssuers,
     rules: verification.rules.map((r) => ({
       attribute: r.name,
-      type: r.type as PresentationRule['type'],
+      type: (claimTypes.get(r.name) ?? r.type) as PresentationRule['type'],
       operator: r.operator,
       value: r.value,
     })),
-    dcql: buildDcqlQuery({ id: QUERY_ID, vctValues, claims: verification.requestedClaims }),
+    dcql: buildDcqlQuery({ id: QUERY_ID, vctValues, claims: requestedClaims.map((c) => c.path) }),
   };
   return repository.insertIndividual(deps.db, {
     id,
     verificationId: verification.id,
     organizationId: verification.organizationId,
-    customerId: input.customer_id ?? generateCustomerId(),
+    customerId,
+    customerBinding,
     nonce: randomToken(24),
     state: randomToken(16),
     responseKeyPublic: responseKeyPublic as never,
@@ -138,7 +202,7 @@ async function loadIndividual(deps: VerifierDeps, id: string) {
 export async function connectData(deps: VerifierDeps, individualId: string) {
   const { individual, verification } = await loadIndividual(deps, individualId);
   const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
-  const frozen = individual.request as unknown as FrozenRequest;
+  const frozen = frozenRequest(individual.request);
   const link = `openid4vp://?client_id=${encodeURIComponent(frozen.clientId)}&request_uri=${encodeURIComponent(
     requestUri(deps.publicUrl, individual.id),
   )}`;
@@ -151,7 +215,7 @@ export async function connectData(deps: VerifierDeps, individualId: string) {
       logo_url: organization.logoMediaId ? `${deps.publicUrl}/api/media/${organization.logoMediaId}` : null,
       verified: organization.verifiedAt !== null,
     },
-    requested_claims: frozen.requestedClaims,
+    requested_claims: frozen.requestedClaims.map((c) => c.name),
     connection_url: isOpen(individual.status) ? link : null,
   };
 }
@@ -164,6 +228,32 @@ export async function outcome(deps: VerifierDeps, individualId: string) {
     status: individual.status as IndividualStatus,
     verified_at: individual.verifiedAt?.toISOString() ?? null,
     failed_checks: checks.filter((c) => !c.passed).map((c) => c.code as VerificationCheckCode),
+  };
+}
+
+/** The request object's payload for an attempt (what the wallet is sent, and what its answer is read against). */
+function requestPayload(
+  deps: VerifierDeps,
+  individual: repository.VerificationIndividualRow,
+  frozen: FrozenRequest,
+  clientMetadata: Record<string, unknown> = {},
+) {
+  return {
+    client_id: frozen.clientId,
+    response_type: 'vp_token' as const,
+    response_mode: RESPONSE_MODE,
+    response_uri: responseUri(deps.publicUrl, individual.id),
+    nonce: individual.nonce,
+    state: individual.state,
+    dcql_query: frozen.dcql as unknown as Record<string, unknown>,
+    client_metadata: {
+      ...clientMetadata,
+      jwks: { keys: [individual.responseKeyPublic] },
+      encrypted_response_enc_values_supported: ENCRYPTION_ALGORITHMS.content,
+      vp_formats_supported: {
+        'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+      },
+    },
   };
 }
 
@@ -182,7 +272,7 @@ export async function requestObject(deps: VerifierDeps, individualId: string) {
   if (verification.type === 'SINGLE' && verification.completedAt) {
     throw new VerifierError('invalid_request_uri', 'This single-use verification link has been used.', 410);
   }
-  const frozen = individual.request as unknown as FrozenRequest;
+  const frozen = frozenRequest(individual.request);
   const signer = await verifierSigner(deps, verification.organizationId);
   const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
   const now = Math.floor(Date.now() / 1000);
@@ -192,22 +282,10 @@ export async function requestObject(deps: VerifierDeps, individualId: string) {
     {
       iss: signer.clientId,
       aud: 'https://self-issued.me/v2',
-      client_id: signer.clientId,
-      response_type: 'vp_token',
-      response_mode: 'direct_post.jwt',
-      response_uri: responseUri(deps.publicUrl, individual.id),
-      nonce: individual.nonce,
-      state: individual.state,
-      dcql_query: frozen.dcql,
-      client_metadata: {
+      ...requestPayload(deps, individual, frozen, {
         client_name: organization.name,
         ...(organization.logoMediaId ? { logo_uri: `${deps.publicUrl}/api/media/${organization.logoMediaId}` } : {}),
-        jwks: { keys: [individual.responseKeyPublic] },
-        encrypted_response_enc_values_supported: ['A128GCM', 'A256GCM'],
-        vp_formats_supported: {
-          'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
-        },
-      },
+      }),
       iat: now,
       exp: now + REQUEST_TTL_SECONDS,
       jti: randomToken(12),
@@ -219,54 +297,104 @@ export async function requestObject(deps: VerifierDeps, individualId: string) {
 
 type Body = Record<string, unknown>;
 
-/** The wallet's answer: plain `vp_token` + `state` (direct_post) or an encrypted `response` (direct_post.jwt). */
+/** The wallet declined or could not answer (OpenID4VP §8.5): `{error, error_description, state}`. */
+interface WalletDecline {
+  error: string;
+  description?: string;
+}
+
+const isCompactJwe = (value: string) => /^[\w-]+\.[\w-]*\.[\w-]+\.[\w-]+\.[\w-]+$/.test(value);
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Reads the wallet's answer as the request asked for it: `direct_post.jwt`, a JWE encrypted to this
+ * attempt's key (OpenID4VP §8.3.1), parsed and checked (state, DCQL `vp_token`) by @openid4vc/openid4vp.
+ * A plain `vp_token` (a downgrade), a signed-only JWT, an undecryptable body, a wrong or missing `state`
+ * or a malformed `vp_token` is refused with `invalid_request` and nothing is recorded. A decline (`error`)
+ * with this attempt's state is accepted plain or encrypted, as wallets send both.
+ */
 async function readResponse(
   deps: VerifierDeps,
   individual: repository.VerificationIndividualRow,
+  frozen: FrozenRequest,
   body: Body,
-): Promise<{ payload: Body } | { error: string }> {
-  if (typeof body.response === 'string') {
-    if (body.response.length > RESPONSE_MAX_CHARS) return { error: 'The encrypted response is too large' };
+): Promise<{ presentation: string } | { declined: WalletDecline }> {
+  const decline = (payload: Body): WalletDecline | undefined => {
+    if (typeof payload.error !== 'string') return undefined;
+    if (payload.state !== individual.state) {
+      throw new VerifierError('invalid_request', 'The state does not match this request.');
+    }
+    return {
+      error: payload.error.slice(0, 100),
+      ...(typeof payload.error_description === 'string'
+        ? { description: payload.error_description.slice(0, 200) }
+        : {}),
+    };
+  };
+  if (typeof body.response !== 'string') {
+    const declined = decline(body);
+    if (declined) return { declined };
+    throw new VerifierError(
+      'invalid_request',
+      body.vp_token !== undefined
+        ? 'This request asked for an encrypted response (direct_post.jwt): a plain vp_token is refused.'
+        : 'Send the encrypted response (direct_post.jwt), or error and state.',
+    );
+  }
+  if (body.response.length > RESPONSE_MAX_CHARS || !isCompactJwe(body.response)) {
+    throw new VerifierError('invalid_request', 'response must be a JWE encrypted to this request’s key.');
+  }
+  let decrypted: Body | undefined;
+  const decryptJwe = async (jwe: string) => {
+    const privateJwk = JSON.parse(
+      deps.secretBox.open(individual.responseKeyCiphertext, `oid4vp-response:${individual.id}`),
+    ) as JWK;
     try {
-      const privateJwk = JSON.parse(
-        deps.secretBox.open(individual.responseKeyCiphertext, `oid4vp-response:${individual.id}`),
-      ) as JWK;
-      const key = await importJWK(privateJwk, 'ECDH-ES');
-      const { plaintext } = await compactDecrypt(body.response, key, {
-        keyManagementAlgorithms: ['ECDH-ES'],
-        contentEncryptionAlgorithms: ['A128GCM', 'A256GCM'],
+      const { plaintext } = await compactDecrypt(jwe, await importJWK(privateJwk, 'ECDH-ES'), {
+        keyManagementAlgorithms: ENCRYPTION_ALGORITHMS.key,
+        contentEncryptionAlgorithms: ENCRYPTION_ALGORITHMS.content,
       });
-      const payload = JSON.parse(new TextDecoder().decode(plaintext)) as unknown;
-      if (!payload || typeof payload !== 'object') return { error: 'The decrypted response is not a JSON object' };
-      return { payload: payload as Body };
+      const payload = new TextDecoder().decode(plaintext);
+      const parsed = JSON.parse(payload) as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) decrypted = parsed as Body;
+      return { decrypted: true as const, payload, decryptionJwk: individual.responseKeyPublic as never };
     } catch {
-      return { error: 'The encrypted response cannot be decrypted with this request’s key' };
+      return { decrypted: false as const };
     }
+  };
+  let presentations: Record<string, unknown[]>;
+  try {
+    const parsed = await parseOpenid4vpAuthorizationResponse({
+      authorizationResponse: body,
+      authorizationRequestPayload: requestPayload(deps, individual, frozen) as never,
+      callbacks: {
+        decryptJwe,
+        // Encrypted-only responses: a signed inner JWT is not something this verifier asked for.
+        verifyJwt: async () => ({ verified: false }),
+      },
+    });
+    if (parsed.type !== 'dcql') throw new Error('The response does not answer the DCQL query');
+    presentations = parsed.dcql.presentations;
+  } catch (err) {
+    const declined = decrypted ? decline(decrypted) : undefined;
+    if (declined) return { declined };
+    if (!decrypted)
+      throw new VerifierError('invalid_request', 'The response cannot be decrypted with this request’s key.');
+    throw new VerifierError('invalid_request', `The response cannot be read: ${errorMessage(err)}`.slice(0, 300));
   }
-  return { payload: body };
-}
-
-function presentationOf(vpToken: unknown): string | undefined {
-  let token = vpToken;
-  if (typeof token === 'string' && token.trim().startsWith('{')) {
-    try {
-      token = JSON.parse(token);
-    } catch {
-      return undefined;
-    }
+  const answers = presentations[QUERY_ID];
+  if (!Array.isArray(answers) || answers.length !== 1 || typeof answers[0] !== 'string') {
+    throw new VerifierError('invalid_request', `vp_token must hold one presentation for "${QUERY_ID}".`);
   }
-  if (typeof token === 'string') return token;
-  if (token && typeof token === 'object' && !Array.isArray(token)) {
-    const value = (token as Body)[QUERY_ID];
-    if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') return value[0];
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
+  if (answers[0].length > RESPONSE_MAX_CHARS)
+    throw new VerifierError('invalid_request', 'The presentation is too large.');
+  return { presentation: answers[0] };
 }
 
 /**
- * The response endpoint: decrypts or reads the answer, verifies the presentation, records every check
- * and the outcome, once. A single-use link completes with its first finished attempt.
+ * The response endpoint: reads the answer (or refuses it, recording nothing), verifies the presentation,
+ * records every check, why the issuer was admitted or refused, and the outcome, once. A single-use link
+ * completes with its first finished attempt.
  */
 export async function handleResponse(deps: VerifierDeps, individualId: string, rawBody: unknown) {
   const row = await repository.findIndividual(deps.db, individualId);
@@ -275,58 +403,51 @@ export async function handleResponse(deps: VerifierDeps, individualId: string, r
   if (!isOpen(individual.status)) {
     throw new VerifierError('invalid_request', 'This verification request has already been answered.');
   }
-  const body = (rawBody && typeof rawBody === 'object' ? rawBody : {}) as Body;
-  if (typeof body.response !== 'string' && body.vp_token === undefined && typeof body.error !== 'string') {
-    throw new VerifierError('invalid_request', 'Send vp_token and state, response (direct_post.jwt) or error.');
-  }
-  const frozen = individual.request as unknown as FrozenRequest;
+  const body = (rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? rawBody : {}) as Body;
+  const frozen = frozenRequest(individual.request);
+  const read = await readResponse(deps, individual, frozen, body);
+
   let checks: PresentationCheck[] | VerificationCheck[];
   let claims: Record<string, unknown> = {};
   let issuer: string | null = null;
+  let issuerTrust: Record<string, unknown> | null = null;
   let consumesLink = true;
-
-  const read = await readResponse(deps, individual, body);
-  if ('error' in read) {
-    checks = [{ code: 'RESPONSE_FORMAT', passed: false, detail: read.error }];
-  } else if (typeof read.payload.error === 'string') {
+  if ('declined' in read) {
     // The holder declined or the wallet could not answer: the attempt ends, the link stays usable.
     consumesLink = false;
-    const description = typeof read.payload.error_description === 'string' ? `: ${read.payload.error_description}` : '';
-    checks = [{ code: 'WALLET_ERROR', passed: false, detail: `${read.payload.error}${description}`.slice(0, 300) }];
-  } else if (read.payload.state !== individual.state) {
-    checks = [{ code: 'RESPONSE_FORMAT', passed: false, detail: 'The state does not match this request' }];
+    const detail = `${read.declined.error}${read.declined.description ? `: ${read.declined.description}` : ''}`;
+    checks = [{ code: 'WALLET_ERROR', passed: false, detail: detail.slice(0, 300) }];
   } else {
-    const presentation = presentationOf(read.payload.vp_token);
-    if (!presentation || presentation.length > RESPONSE_MAX_CHARS) {
-      checks = [
-        { code: 'RESPONSE_FORMAT', passed: false, detail: `vp_token must hold one presentation for "${QUERY_ID}"` },
-      ];
-    } else {
-      const result = await verifySdJwtPresentation(
-        presentation,
-        {
-          nonce: individual.nonce,
-          audience: frozen.clientId,
-          vctValues: frozen.vctValues,
-          requiredClaims: frozen.requestedClaims,
-          trustedIssuers: frozen.trustedIssuers,
-          rules: frozen.rules,
-        },
-        deps.resolvers,
-      );
-      checks = result.checks;
-      claims = result.claims;
-      issuer = result.issuer;
-    }
+    const trust = deps.trust.forVerification({
+      organizationId: verification.organizationId,
+      trustPolicy: frozen.trustPolicy,
+      trustedIssuers: frozen.trustedIssuers,
+    });
+    const result = await verifySdJwtPresentation(
+      read.presentation,
+      {
+        nonce: individual.nonce,
+        audience: frozen.clientId,
+        vctValues: frozen.vctValues,
+        requestedClaims: frozen.requestedClaims,
+        rules: frozen.rules,
+      },
+      trust.deps,
+    );
+    checks = result.checks;
+    // Empty unless the issuer signature and the key binding passed: only then are they this holder's claims.
+    claims = result.claims;
+    issuer = result.issuer;
+    issuerTrust = (trust.record() as unknown as Record<string, unknown> | undefined) ?? null;
   }
 
   let passed = checks.every((c) => c.passed);
   const outcome = () => ({
     status: passed ? ('VERIFIED' as const) : ('FAILED' as const),
     checks: checks as unknown as Record<string, unknown>[],
-    // Empty unless the issuer signature verified: only then are the claims the issuer's.
     presentedClaims: claims,
     issuer,
+    issuerTrust,
   });
   let deliveryIds: string[] = [];
   const singleUse = verification.type === 'SINGLE' && consumesLink;
@@ -356,16 +477,23 @@ export async function handleResponse(deps: VerifierDeps, individualId: string, r
   return { redirect_uri: holderPageUrl(deps.publicUrl, individual.id), status: completed.status };
 }
 
+/** Customer ids the integrator vouched for (its API key, or a link it signed) answer the per-customer lookup. */
+export const isVouchedCustomer = (binding: string) => binding === 'API' || binding === 'SIGNED_LINK';
+
 /** The `verification.completed` event: the outcome without the claims (read them with an API key). */
 function completedEvent(deps: VerifierDeps, row: repository.VerificationIndividualRow) {
   const checks = row.checks as unknown as VerificationCheck[];
+  const vouched = isVouchedCustomer(row.customerBinding);
   return {
     verification_id: row.verificationId,
     individual_id: row.id,
     customer_id: row.customerId,
+    customer_verified: vouched,
     status: row.status,
     verified_at: row.verifiedAt?.toISOString() ?? null,
     failed_checks: checks.filter((c) => !c.passed).map((c) => c.code),
-    result_url: `${deps.publicUrl}/api/verifications/${row.verificationId}/individuals/${encodeURIComponent(row.customerId)}`,
+    result_url: vouched
+      ? `${deps.publicUrl}/api/verifications/${row.verificationId}/individuals/${encodeURIComponent(row.customerId)}`
+      : `${deps.publicUrl}/api/verifications/${row.verificationId}/attempts/${row.id}`,
   };
 }

@@ -1,6 +1,7 @@
 import type {
   CredentialSchemaAttributeType,
   IndividualStatus,
+  IssuerTrust,
   Verification,
   VerificationCheck,
   VerificationIndividual,
@@ -8,13 +9,13 @@ import type {
   VerificationType,
 } from '@cp/contracts';
 import { type CredentialSchemaRecord, isDeleteable } from '../credential-schemas/credential-schemas.service.ts';
-import { holderPageUrl } from './openid4vp.service.ts';
+import { frozenRequest, holderPageUrl, isVouchedCustomer } from './openid4vp.service.ts';
 import type { VerificationIndividualRow, VerificationRecord } from './verifications.repository.ts';
 
 export const verificationLink = (publicUrl: string, id: string) => `${publicUrl}/connect/redirect/${id}`;
 
 export function presentVerification(
-  record: VerificationRecord & { schema: CredentialSchemaRecord },
+  record: VerificationRecord & { schema: CredentialSchemaRecord | null },
   publicUrl: string,
 ): Verification {
   const { verification, creator, usage, schema } = record;
@@ -28,24 +29,38 @@ export function presentVerification(
     user: creator ? { id: creator.id, first_name: creator.firstName ?? '', last_name: creator.lastName ?? '' } : null,
     created_at: verification.createdAt.toISOString(),
     updated_at: verification.updatedAt.toISOString(),
-    schema: {
-      id: schema.schema.id,
-      name: schema.schema.name,
-      slug: schema.schema.slug,
-      deleteable: isDeleteable(schema.schema),
-      attributes: schema.attributes.map((a) => ({
-        id: a.id,
-        name: a.name,
-        type: a.type as CredentialSchemaAttributeType,
-      })),
-    },
+    schema: schema
+      ? {
+          id: schema.schema.id,
+          name: schema.schema.name,
+          slug: schema.schema.slug,
+          deleteable: isDeleteable(schema.schema),
+          attributes: schema.attributes.map((a) => ({
+            id: a.id,
+            name: a.name,
+            type: a.type as CredentialSchemaAttributeType,
+          })),
+        }
+      : null,
+    credential: verification.credentialType
+      ? {
+          format: verification.credentialType.format,
+          vct_values: verification.credentialType.vctValues,
+          claims: verification.credentialType.claims.map((c) => ({
+            name: c.name,
+            path: c.path,
+            type: c.type as CredentialSchemaAttributeType,
+          })),
+        }
+      : null,
     attributes: verification.rules.map((rule) => ({
-      attribute_id: rule.attributeId,
+      attribute_id: rule.attributeId ?? null,
       name: rule.name,
       operator: rule.operator as VerificationOperator,
       value: rule.value,
       type: rule.type as CredentialSchemaAttributeType,
     })),
+    trust_policy: verification.trustPolicy,
     trusted_issuers: verification.trustedIssuers,
     requested_claims: verification.requestedClaims,
     requested_attribute_ids: verification.requestedAttributeIds,
@@ -56,7 +71,7 @@ export function presentVerification(
 
 /** The disclosed claims in the order the verification asked for them (wallets disclose in any order). */
 function orderedClaims(row: VerificationIndividualRow) {
-  const requested = (row.request as { requestedClaims?: string[] }).requestedClaims ?? [];
+  const requested = frozenRequest(row.request).requestedClaims.map((c) => c.name);
   const rank = (name: string) => {
     const index = requested.indexOf(name);
     return index === -1 ? requested.length : index;
@@ -76,6 +91,8 @@ export function presentIndividual(row: VerificationIndividualRow, publicUrl: str
     verified_at: row.verifiedAt?.toISOString() ?? null,
     presented_claims: orderedClaims(row),
     issuer: row.issuer,
+    customer_verified: isVouchedCustomer(row.customerBinding),
+    issuer_trust: (row.issuerTrust as IssuerTrust | null) ?? null,
     checks,
     validation_error: checks.find((c) => !c.passed)?.code ?? null,
   };

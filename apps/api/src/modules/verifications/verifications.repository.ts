@@ -83,6 +83,37 @@ export async function findVerification(db: Database, organizationId: string, id:
   return record;
 }
 
+/** A live verification row of an organization. */
+export async function findVerificationRow(db: Database, organizationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(verifications)
+    .where(and(live(organizationId), eq(verifications.id, id)));
+  return row;
+}
+
+/** Stores a new link secret (or the first one, with `onlyIfMissing`); false when nothing was written. */
+export async function setLinkSecret(
+  db: Database,
+  organizationId: string,
+  id: string,
+  ciphertext: string,
+  options: { onlyIfMissing?: boolean } = {},
+) {
+  const rows = await db
+    .update(verifications)
+    .set({ linkSecretCiphertext: ciphertext, updatedAt: new Date() })
+    .where(
+      and(
+        live(organizationId),
+        eq(verifications.id, id),
+        options.onlyIfMissing ? isNull(verifications.linkSecretCiphertext) : undefined,
+      ),
+    )
+    .returning({ id: verifications.id });
+  return rows.length === 1;
+}
+
 /** A live verification by id alone: the public holder pages know only the link. */
 export async function findPublicVerification(db: Database, id: string) {
   const [row] = await db
@@ -169,7 +200,31 @@ export async function findIndividuals(
   return { rows, total: totalRow?.total ?? 0 };
 }
 
-/** The latest attempt of one customer (integrators look results up by their own customer id). */
+/** One attempt of an organization's verification, by its id. */
+export async function findIndividualOfVerification(
+  db: Database,
+  organizationId: string,
+  verificationId: string,
+  individualId: string,
+) {
+  const [row] = await db
+    .select()
+    .from(verificationIndividuals)
+    .where(
+      and(
+        eq(verificationIndividuals.organizationId, organizationId),
+        eq(verificationIndividuals.verificationId, verificationId),
+        eq(verificationIndividuals.id, individualId),
+      ),
+    );
+  return row;
+}
+
+/**
+ * The latest attempt of one customer that the integrator vouched for (started with its API key, or
+ * through a link it signed): integrators look results up by their own customer id, and an unsigned
+ * `?customer=` from the public must never answer for their customer.
+ */
 export async function findLatestIndividualOfCustomer(
   db: Database,
   organizationId: string,
@@ -184,6 +239,7 @@ export async function findLatestIndividualOfCustomer(
         eq(verificationIndividuals.organizationId, organizationId),
         eq(verificationIndividuals.verificationId, verificationId),
         eq(verificationIndividuals.customerId, customerId),
+        inArray(verificationIndividuals.customerBinding, ['API', 'SIGNED_LINK']),
       ),
     )
     .orderBy(desc(verificationIndividuals.createdAt), desc(verificationIndividuals.id))
@@ -207,6 +263,7 @@ export async function completeIndividual(
     checks: Record<string, unknown>[];
     presentedClaims: Record<string, unknown>;
     issuer: string | null;
+    issuerTrust: Record<string, unknown> | null;
   },
 ) {
   const rows = await db

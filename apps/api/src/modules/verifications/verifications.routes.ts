@@ -1,6 +1,7 @@
 import {
   CUSTOMER_ID_MAX,
   zCreatedVerificationIndividual,
+  zCreateOwnVerificationIndividualRequest,
   zCreateVerificationIndividualRequest,
   zCreateVerificationRequest,
   zIdParams,
@@ -10,6 +11,7 @@ import {
   zVerificationConnect,
   zVerificationIndividual,
   zVerificationIndividualPage,
+  zVerificationLinkSecret,
   zVerificationListQuery,
   zVerificationOutcome,
   zVerificationPage,
@@ -18,6 +20,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
+import { getLinkSecret, rotateLinkSecret } from './customer-links.ts';
 import { verifierDeps } from './openid4vp.routes.ts';
 import * as openid4vp from './openid4vp.service.ts';
 import { presentIndividual, presentVerification } from './verifications.presenter.ts';
@@ -25,6 +28,7 @@ import * as verificationsService from './verifications.service.ts';
 
 const zQuery = z.object({ t: z.string().max(32).optional() });
 const zCustomerParams = z.object({ id: z.uuid(), customer: z.string().min(1).max(CUSTOMER_ID_MAX) });
+const zAttemptParams = z.object({ id: z.uuid(), attemptId: z.uuid() });
 
 /**
  * Verification requests (spec §7 `verifications`): organization-scoped management for members and API
@@ -45,8 +49,11 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['verifications'],
           summary: 'Start one holder attempt at a verification (public; the holder page calls it)',
           description:
-            'A customer id (three 4-digit groups) is generated when absent. A used single-use link answers 409 ' +
-            'VERIFICATION_ALREADY_USED.',
+            'A customer id (three 4-digit groups) is generated when absent. An unsigned customer_id is kept as a ' +
+            'label: it never answers GET verifications/{id}/individuals/{customer}. A link the integrator signed ' +
+            '(expires + signature, see POST verifications/{id}/link-secret) vouches for its customer; a bad ' +
+            'signature answers 403 VERIFICATION_LINK_SIGNATURE_INVALID, an expired one 410 VERIFICATION_LINK_EXPIRED. ' +
+            'A used single-use link answers 409 VERIFICATION_ALREADY_USED.',
           body: zCreateVerificationIndividualRequest,
           response: { 201: zCreatedVerificationIndividual },
         },
@@ -224,12 +231,99 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           };
         },
       );
+      scoped.post(
+        '/verifications/:id/individuals',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: "Start an attempt for one of the integrator's customers; answers the holder link to send them",
+            description:
+              'The customer id is vouched for by the integrator (this call is authenticated): the outcome answers ' +
+              'GET verifications/{id}/individuals/{customer}.',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            body: zCreateOwnVerificationIndividualRequest,
+            response: { 201: zVerificationIndividual },
+          },
+        },
+        async (request, reply) => {
+          const { organizationId } = requireOrganization(request);
+          const row = await openid4vp.createIndividual(
+            verifier,
+            { verification_id: request.params.id, customer_id: request.body.customer_id },
+            { organizationId },
+          );
+          return reply.status(201).send(presentIndividual(row, publicUrl));
+        },
+      );
+      scoped.get(
+        '/verifications/:id/attempts/:attemptId',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: 'One attempt at a verification, by its id (any attempt, vouched for or not)',
+            security: apiKeyOrUserSecurity,
+            params: zAttemptParams,
+            querystring: zQuery,
+            response: { 200: zVerificationIndividual },
+          },
+        },
+        async (request) => {
+          const { organizationId } = requireOrganization(request);
+          const row = await verificationsService.getIndividual(
+            db,
+            organizationId,
+            request.params.id,
+            request.params.attemptId,
+          );
+          return presentIndividual(row, publicUrl);
+        },
+      );
+      scoped.get(
+        '/verifications/:id/link-secret',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: 'The secret to sign holder links with (made on first use)',
+            description:
+              'A signed link: /connect/redirect/{id}?customer={customer}&expires={unix seconds}&signature=' +
+              'base64url(HMAC-SHA256(secret, "{id}.{customer}.{expires}")).',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            querystring: zQuery,
+            response: { 200: zVerificationLinkSecret },
+          },
+        },
+        async (request, reply) => {
+          const { organizationId } = requireOrganization(request);
+          reply.header('cache-control', 'no-store');
+          return { secret: await getLinkSecret(verifier, organizationId, request.params.id) };
+        },
+      );
+      scoped.post(
+        '/verifications/:id/link-secret',
+        {
+          schema: {
+            tags: ['verifications'],
+            summary: 'Replace the link secret: links signed with the old one no longer vouch for their customers',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            response: { 200: zVerificationLinkSecret },
+          },
+        },
+        async (request, reply) => {
+          const { organizationId } = requireOrganization(request);
+          reply.header('cache-control', 'no-store');
+          return { secret: await rotateLinkSecret(verifier, organizationId, request.params.id) };
+        },
+      );
       scoped.get(
         '/verifications/:id/individuals/:customer',
         {
           schema: {
             tags: ['verifications'],
-            summary: "The latest attempt of one of the integrator's customers",
+            summary:
+              "The latest attempt of one of the integrator's customers (vouched for: API-created or signed link)",
             security: apiKeyOrUserSecurity,
             params: zCustomerParams,
             querystring: zQuery,

@@ -23,52 +23,97 @@ const ruleValueMessages: Record<ClaimTypingError, string> = {
   TOO_LONG: 'Too long',
 };
 
-/** Checks the rules and requested claims against the schema; answers what is stored. */
+/** A claim a verification can name in rules and "claims to see": a schema attribute or an external claim. */
+interface NamedClaim {
+  id?: string;
+  name: string;
+  type: AttributeType;
+}
+
+/** Checks the rules and requested claims against the schema or credential type; answers what is stored. */
 async function resolveDefinition(db: Database, organizationId: string, input: CreateVerificationRequest) {
   const parsed = zCreateVerificationRequest.parse(input);
-  const record = await credentialSchemasService.getCredentialSchema(db, { organizationId, id: parsed.schema_id });
-  const byId = new Map(record.attributes.map((a) => [a.id, a]));
   const errors: FieldError[] = [];
+  let claims: NamedClaim[];
+  let schemaId: string | null = null;
+  let credentialType: schema.ExternalCredentialTypeRecord | null = null;
+  if (parsed.schema_id) {
+    const record = await credentialSchemasService.getCredentialSchema(db, { organizationId, id: parsed.schema_id });
+    schemaId = record.schema.id;
+    claims = record.attributes.map((a) => ({ id: a.id, name: a.name, type: a.type as AttributeType }));
+  } else {
+    const credential = parsed.credential!;
+    credentialType = {
+      format: credential.format,
+      vctValues: [...new Set(credential.vct_values)],
+      claims: credential.claims.map((c) => ({ name: c.name, path: c.path, type: c.type })),
+    };
+    claims = credential.claims.map((c) => ({ name: c.name, type: c.type }));
+  }
+  const byId = new Map(claims.filter((c) => c.id).map((c) => [c.id!, c]));
+  const byName = new Map(claims.map((c) => [c.name, c]));
   const rules: schema.VerificationRuleRecord[] = [];
   parsed.attributes.forEach((rule, index) => {
-    const attribute = byId.get(rule.attribute_id);
-    if (!attribute) {
-      errors.push({ path: `attributes.${index}.attribute_id`, message: 'Not an attribute of this schema' });
+    const claim = schemaId
+      ? rule.attribute_id
+        ? byId.get(rule.attribute_id)
+        : undefined
+      : rule.claim
+        ? byName.get(rule.claim)
+        : undefined;
+    if (!claim) {
+      errors.push(
+        schemaId
+          ? { path: `attributes.${index}.attribute_id`, message: 'Not an attribute of this schema' }
+          : { path: `attributes.${index}.claim`, message: 'Not a claim of this credential type' },
+      );
       return;
     }
-    const typed = typeClaimValue(attribute.type as AttributeType, rule.value);
+    const typed = typeClaimValue(claim.type, rule.value);
     if (!typed.ok) {
       errors.push({ path: `attributes.${index}.value`, message: ruleValueMessages[typed.error] });
       return;
     }
     rules.push({
-      attributeId: attribute.id,
-      name: attribute.name,
-      type: attribute.type,
+      ...(claim.id ? { attributeId: claim.id } : {}),
+      name: claim.name,
+      type: claim.type,
       operator: rule.operator,
       value: String(typed.value),
     });
   });
-  const requestedIds = [...new Set(parsed.requested_attribute_ids ?? [])];
+  const requestedIds = schemaId ? [...new Set(parsed.requested_attribute_ids ?? [])] : [];
   requestedIds.forEach((id, index) => {
     if (!byId.has(id))
       errors.push({ path: `requested_attribute_ids.${index}`, message: 'Not an attribute of this schema' });
   });
+  const requestedNames = schemaId ? [] : [...new Set(parsed.requested_claims ?? [])];
+  requestedNames.forEach((name, index) => {
+    if (!byName.has(name))
+      errors.push({ path: `requested_claims.${index}`, message: 'Not a claim of this credential type' });
+  });
   if (errors.length > 0) {
-    throw new AppError('VERIFICATION_RULES_INVALID', { detail: 'Some rules do not fit the schema.', errors });
+    throw new AppError('VERIFICATION_RULES_INVALID', { detail: 'Some rules do not fit the credential.', errors });
   }
-  const wanted = new Set([...requestedIds, ...rules.map((r) => r.attributeId)]);
+  const wanted = new Set([
+    ...requestedIds.map((id) => byId.get(id)!.name),
+    ...requestedNames,
+    ...rules.map((r) => r.name),
+  ]);
   // Nothing named: ask for the whole credential (every attribute), as the reference product did.
-  const requested = wanted.size === 0 ? record.attributes : record.attributes.filter((a) => wanted.has(a.id));
+  const requested = wanted.size === 0 ? claims : claims.filter((c) => wanted.has(c.name));
+  const trustedIssuers = [...new Set(parsed.trusted_issuers.map((t) => t.trim()))];
   return {
-    schemaId: record.schema.id,
+    schemaId,
+    credentialType,
     name: parsed.name,
     description: parsed.description || null,
     type: parsed.type,
     rules,
-    trustedIssuers: [...new Set(parsed.trusted_issuers.map((t) => t.trim()))],
+    trustPolicy: parsed.trust_policy ?? (trustedIssuers.length > 0 ? 'NAMED_ISSUERS' : 'PLATFORM_VERIFIED'),
+    trustedIssuers,
     requestedAttributeIds: requestedIds,
-    requestedClaims: requested.map((a) => a.name),
+    requestedClaims: requested.map((c) => c.name),
   };
 }
 
@@ -106,15 +151,20 @@ export async function updateVerification(
   return getVerification(db, organizationId, id);
 }
 
+/** The schema a verification asks for (null for an external credential type), deleted ones included. */
+const schemaOf = (db: Database, organizationId: string, record: repository.VerificationRecord) =>
+  record.verification.schemaId
+    ? credentialSchemasService.getCredentialSchema(db, {
+        organizationId,
+        id: record.verification.schemaId,
+        includeDeleted: true,
+      })
+    : Promise.resolve(null);
+
 export async function getVerification(db: Database, organizationId: string, id: string) {
   const record = await repository.findVerification(db, organizationId, id);
   if (!record) throw new AppError('VERIFICATION_NOT_FOUND');
-  const schema = await credentialSchemasService.getCredentialSchema(db, {
-    organizationId,
-    id: record.verification.schemaId,
-    includeDeleted: true,
-  });
-  return { ...record, schema };
+  return { ...record, schema: await schemaOf(db, organizationId, record) };
 }
 
 export async function findVerifications(
@@ -128,14 +178,7 @@ export async function findVerifications(
     limit: query.limit,
   });
   const withSchemas = await Promise.all(
-    records.map(async (record) => ({
-      ...record,
-      schema: await credentialSchemasService.getCredentialSchema(db, {
-        organizationId,
-        id: record.verification.schemaId,
-        includeDeleted: true,
-      }),
-    })),
+    records.map(async (record) => ({ ...record, schema: await schemaOf(db, organizationId, record) })),
   );
   return { records: withSchemas, total, page: query.page, limit: query.limit };
 }
@@ -161,6 +204,18 @@ export async function getIndividualOfCustomer(
 ) {
   await getVerification(db, organizationId, verificationId);
   const row = await repository.findLatestIndividualOfCustomer(db, organizationId, verificationId, customerId);
+  if (!row) throw new AppError('VERIFICATION_INDIVIDUAL_NOT_FOUND');
+  return row;
+}
+
+export async function getIndividual(
+  db: Database,
+  organizationId: string,
+  verificationId: string,
+  individualId: string,
+) {
+  await getVerification(db, organizationId, verificationId);
+  const row = await repository.findIndividualOfVerification(db, organizationId, verificationId, individualId);
   if (!row) throw new AppError('VERIFICATION_INDIVIDUAL_NOT_FOUND');
   return row;
 }

@@ -186,6 +186,13 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: 'trust-anchors',
+            ...lazyRoute(
+              () => import('../../features/trust-anchors/components/trust-anchors-page.tsx'),
+              (m) => m.TrustAnchorsPage,
+            ),
+          },
+          {
             path: 'integrations',
             ...lazyRoute(
               () => import('../../features/integrations/components/integrations-page.tsx'),

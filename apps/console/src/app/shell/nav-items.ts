@@ -1,4 +1,5 @@
 import type { SvgIconComponent } from '@mui/icons-material';
+import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import GppGoodOutlined from '@mui/icons-material/GppGoodOutlined';
@@ -7,7 +8,7 @@ import SchemaOutlined from '@mui/icons-material/SchemaOutlined';
 import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 
 export interface NavItem {
-  key: 'credentials' | 'schemas' | 'verifications' | 'integrations' | 'organization' | 'admin-kyb';
+  key: 'credentials' | 'schemas' | 'verifications' | 'trust-anchors' | 'integrations' | 'organization' | 'admin-kyb';
   labelKey: string;
   icon: SvgIconComponent;
   /** Where the item leads, given the current organization id. */
@@ -35,6 +36,14 @@ export const NAV_ITEMS: NavItem[] = [
     icon: FactCheckOutlined,
     to: () => '/verifications',
     matches: under('/verifications'),
+  },
+  {
+    // The certificate authorities and trusted lists the "Issuers certified by my trust anchors" policy reads.
+    key: 'trust-anchors',
+    labelKey: 'trustAnchors.nav',
+    icon: AccountTreeOutlined,
+    to: () => '/trust-anchors',
+    matches: under('/trust-anchors'),
   },
   {
     key: 'integrations',

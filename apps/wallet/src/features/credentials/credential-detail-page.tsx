@@ -13,14 +13,15 @@ import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { checkStatus, type StoredCredential } from '../../app/core-api.ts';
+import { recheckCredential, type StoredCredential } from '../../app/core-api.ts';
 import { useVault } from '../../app/vault-context.tsx';
 import { ClaimList } from '../../components/claim-list.tsx';
 import { CredentialFace, credentialName } from '../../components/credential-face.tsx';
 import { formatDate, orderedClaimNames } from '../../components/format.ts';
+import { IssuerAssuranceNote } from '../../components/issuer-assurance.tsx';
 import { IssuerSummary } from '../../components/issuer-summary.tsx';
 import { Section } from '../../components/section.tsx';
 import { StatusChip } from '../../components/status-chip.tsx';
@@ -39,6 +40,13 @@ function DateRow({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** `checking`: a check is under way; `answered` / `failed`: how the last check made on this page ended. */
+type CheckState = 'idle' | 'checking' | 'answered' | 'failed';
+
+/**
+ * One credential. Each time it is opened, its status is checked again against the issuer's status list
+ * (and who vouches for its issuer is decided when the wallet does not know it yet).
+ */
 export function CredentialDetailPage() {
   const { t } = useTranslation();
   const vault = useVault();
@@ -47,37 +55,45 @@ export function CredentialDetailPage() {
   const location = useLocation();
   const justReceived = (location.state as { received?: boolean } | null)?.received === true;
   const [credential, setCredential] = useState<StoredCredential | null | undefined>(undefined);
-  const [checking, setChecking] = useState(false);
-  const [checkFailed, setCheckFailed] = useState(false);
+  const [check, setCheck] = useState<CheckState>('idle');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const locale = currentLanguage();
+  const checking = check === 'checking';
+
+  const recheck = useCallback(
+    async (current: StoredCredential, isActive: () => boolean = () => true) => {
+      setCheck('checking');
+      try {
+        const result = await recheckCredential(current);
+        // Deleted meanwhile (the check can take a while): never write it back.
+        if (!isActive() || !(await vault.getCredential(current.id))) return;
+        if (JSON.stringify(result.credential) !== JSON.stringify(current)) {
+          await vault.saveCredential(result.credential);
+        }
+        setCredential(result.credential);
+        setCheck(result.answered ? 'answered' : 'failed');
+      } catch (error) {
+        console.warn('Status check', error);
+        if (isActive()) setCheck('failed');
+      }
+    },
+    [vault],
+  );
 
   useEffect(() => {
     let active = true;
     vault
       .getCredential(id)
-      .then((found) => active && setCredential(found ?? null))
+      .then((found) => {
+        if (!active) return;
+        setCredential(found ?? null);
+        if (found) void recheck(found, () => active);
+      })
       .catch(() => active && setCredential(null));
     return () => {
       active = false;
     };
-  }, [vault, id]);
-
-  async function recheck(current: StoredCredential) {
-    setChecking(true);
-    setCheckFailed(false);
-    try {
-      const status = await checkStatus(current);
-      const updated = { ...current, lastStatus: status, lastCheckedAt: new Date().toISOString() };
-      await vault.saveCredential(updated);
-      setCredential(updated);
-    } catch (error) {
-      console.warn('Status check', error);
-      setCheckFailed(true);
-    } finally {
-      setChecking(false);
-    }
-  }
+  }, [vault, id, recheck]);
 
   async function remove(current: StoredCredential) {
     await vault.deleteCredential(current.id);
@@ -133,7 +149,13 @@ export function CredentialDetailPage() {
         />
       </Section>
       <Section title={t('detail.issuer')}>
-        <IssuerSummary issuer={credential.issuer} />
+        <Stack spacing={1.5}>
+          <IssuerSummary issuer={credential.issuer} />
+          <IssuerAssuranceNote
+            assurance={credential.issuer.assurance}
+            phase={checking && !credential.issuer.assurance ? 'checking' : 'stored'}
+          />
+        </Stack>
       </Section>
       <Section title={t('detail.dates')}>
         {credential.issuedAt && (
@@ -146,13 +168,23 @@ export function CredentialDetailPage() {
         <DateRow label={t('detail.receivedAt')} value={formatDate(credential.receivedAt, locale)} />
       </Section>
       <Section title={t('detail.status')}>
-        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
+        <Box
+          sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}
+          data-testid="credential-status"
+          data-check={check}
+        >
           <Box>
             <StatusChip status={credential.lastStatus} size="medium" />
-            <Typography variant="caption" sx={{ display: 'block', color: 'text.secondary', mt: 0.5 }}>
-              {credential.lastCheckedAt
-                ? t('detail.lastChecked', { date: formatDate(credential.lastCheckedAt, locale, true) })
-                : t('detail.neverChecked')}
+            <Typography
+              variant="caption"
+              sx={{ display: 'block', color: 'text.secondary', mt: 0.5 }}
+              data-testid="credential-last-checked"
+            >
+              {checking
+                ? t('detail.checkingStatus')
+                : credential.lastCheckedAt
+                  ? t('detail.lastChecked', { date: formatDate(credential.lastCheckedAt, locale, true) })
+                  : t('detail.neverChecked')}
             </Typography>
           </Box>
           <Button
@@ -165,9 +197,11 @@ export function CredentialDetailPage() {
             {t('detail.recheck')}
           </Button>
         </Box>
-        {checkFailed && (
-          <Alert severity="warning" sx={{ mt: 1.5 }}>
-            {t('detail.recheckFailed')}
+        {checking && <LinearProgress sx={{ mt: 1.5, borderRadius: 1 }} />}
+        {check === 'failed' && (
+          <Alert severity="warning" sx={{ mt: 1.5 }} data-testid="credential-check-failed">
+            {t('detail.recheckFailed')}{' '}
+            {credential.lastCheckedAt && credential.lastStatus !== 'UNKNOWN' ? t('detail.lastKnown') : ''}
           </Alert>
         )}
       </Section>

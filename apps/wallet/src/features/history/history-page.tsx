@@ -87,7 +87,7 @@ export function HistoryPage() {
                       <Typography sx={{ fontWeight: 600 }}>{record.verifier.name}</Typography>
                       <Chip
                         size="small"
-                        label={t(`history.outcome.${record.outcome}`)}
+                        label={t(`history.outcome.${record.refusal ? 'REFUSED' : record.outcome}`)}
                         color={OUTCOME_COLOR[record.outcome]}
                       />
                     </Box>
@@ -97,6 +97,17 @@ export function HistoryPage() {
                     <Typography variant="body2" sx={{ mt: 1 }}>
                       {t('history.credential')}: {pickDisplay(record.credentialName, locale) || '—'}
                     </Typography>
+                    {record.outcome === 'ERROR' && record.refusal && (
+                      <Typography
+                        variant="body2"
+                        sx={{ mt: 0.5, color: 'error.main', wordBreak: 'break-word' }}
+                        data-testid="history-refusal"
+                      >
+                        {t('present.outcome.refusedBody', {
+                          reason: record.refusal.description ?? record.refusal.error,
+                        })}
+                      </Typography>
+                    )}
                     {labels.length > 0 && (
                       <Box
                         sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 1 }}

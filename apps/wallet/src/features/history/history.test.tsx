@@ -38,4 +38,26 @@ describe('history', () => {
     expect(within(items[0]!).getByText('Date of birth')).toBeTruthy();
     expect(within(items[1]!).getByText('Declined')).toBeTruthy();
   });
+
+  it('records a refused answer with the verifier’s words', async () => {
+    const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [buildCredential()] });
+    vault.presentations.push({
+      id: 'h3',
+      at: '2026-03-03T10:00:00Z',
+      verifier: { name: 'Bank of Examples', clientId: 'b' },
+      credentialId: 'cred-1',
+      credentialName: { en: 'Employee badge' },
+      sharedClaims: ['given_name'],
+      outcome: 'ERROR',
+      detail: 'The verifier answered 400 (invalid_request: The state is unknown)',
+      refusal: { error: 'invalid_request', description: 'The state is unknown' },
+    });
+    renderApp('/history', vault);
+
+    const item = await screen.findByTestId('history-item');
+    expect(within(item).getByText('Refused')).toBeTruthy();
+    expect(within(item).getByTestId('history-refusal').textContent).toBe(
+      'The verifier refused the answer: The state is unknown',
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import BlockOutlined from '@mui/icons-material/BlockOutlined';
 import CancelOutlined from '@mui/icons-material/CancelOutlined';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
@@ -41,6 +42,7 @@ import { errorCode, errorMessage } from '../../app/error-message.ts';
 import { useVault } from '../../app/vault-context.tsx';
 import { ClaimList } from '../../components/claim-list.tsx';
 import { claimLabel } from '../../components/format.ts';
+import { AssuranceLine } from '../../components/issuer-assurance.tsx';
 import { ScanPanel } from '../../components/scan/scan-panel.tsx';
 import { PageTitle, Section } from '../../components/section.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -449,6 +451,7 @@ function CandidatePicker({
       <Typography variant="caption" sx={{ color: 'text.secondary' }}>
         {pickDisplay(candidate.credential.issuer.name, locale) || candidate.credential.issuer.id}
       </Typography>
+      <AssuranceLine assurance={candidate.credential.issuer.assurance} />
     </Box>
   );
   if (candidates.length === 1) return describe(candidates[0]!);
@@ -468,6 +471,18 @@ function CandidatePicker({
   );
 }
 
+/** The verifier's own refusal (OpenID4VP 1.0 §8.2 error response) carried by a VERIFIER_ERROR, if any. */
+function verifierRefusal(error: unknown): { error: string; description?: string } | undefined {
+  if (errorCode(error) !== 'VERIFIER_ERROR' || !error || typeof error !== 'object' || !('remote' in error)) {
+    return undefined;
+  }
+  const remote = (error as { remote?: { error?: unknown; description?: unknown } }).remote;
+  if (typeof remote?.error !== 'string' || remote.error === '') return undefined;
+  return typeof remote.description === 'string' && remote.description !== ''
+    ? { error: remote.error, description: remote.description }
+    : { error: remote.error };
+}
+
 function OutcomePanel({
   state,
   onRetry,
@@ -477,6 +492,7 @@ function OutcomePanel({
 }) {
   const { t } = useTranslation();
   const verifier = state.request?.verifier.name ?? '';
+  const refusal = state.outcome === 'error' ? verifierRefusal(state.error) : undefined;
   // Only a web address: a `javascript:` redirect from a hostile verifier must never become a link.
   const backUri =
     state.outcome !== 'error' && state.redirectUri && /^https?:\/\//i.test(state.redirectUri)
@@ -497,11 +513,18 @@ function OutcomePanel({
               ? t('present.outcome.declinedBody', { verifier })
               : t('present.outcome.declineNotSent'),
           }
-        : {
-            icon: <ErrorOutlined color="error" sx={{ fontSize: 56 }} />,
-            title: t('present.outcome.error'),
-            body: errorMessage(t, state.error),
-          };
+        : refusal
+          ? {
+              icon: <BlockOutlined color="error" sx={{ fontSize: 56 }} />,
+              title: t('present.outcome.refused'),
+              body: t('present.outcome.refusedBody', { reason: refusal.description ?? refusal.error }),
+              hint: t('present.outcome.refusedHint'),
+            }
+          : {
+              icon: <ErrorOutlined color="error" sx={{ fontSize: 56 }} />,
+              title: t('present.outcome.error'),
+              body: errorMessage(t, state.error),
+            };
 
   return (
     <Card
@@ -510,12 +533,23 @@ function OutcomePanel({
       data-testid="present-outcome"
       data-outcome={state.outcome}
       data-code={state.outcome === 'error' ? errorCode(state.error) : undefined}
+      data-refusal={refusal?.error}
     >
       {view.icon}
       <Typography variant="h2" component="h1" sx={{ mt: 1 }}>
         {view.title}
       </Typography>
-      <Typography sx={{ color: 'text.secondary', mt: 1 }}>{view.body}</Typography>
+      <Typography
+        sx={{ color: refusal ? 'text.primary' : 'text.secondary', mt: 1, wordBreak: 'break-word' }}
+        data-testid="present-outcome-body"
+      >
+        {view.body}
+      </Typography>
+      {'hint' in view && view.hint && (
+        <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }}>
+          {view.hint}
+        </Typography>
+      )}
       <Stack spacing={1} sx={{ mt: 3 }}>
         {backUri && (
           <Button variant="contained" href={backUri} endIcon={<OpenInNew />} data-testid="present-back-to-verifier">

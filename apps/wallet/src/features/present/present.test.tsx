@@ -141,6 +141,51 @@ describe('present: one credential asked for', () => {
     expect(screen.getAllByTestId('present-claim')).toHaveLength(2);
   });
 
+  it('shows the verifier’s refusal in its own words, not a generic failure', async () => {
+    const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] });
+    vi.mocked(core.submitPresentation).mockRejectedValue(
+      new WalletError('VERIFIER_ERROR', 'The verifier answered 400', 'invalid_request: The state is unknown', {
+        error: 'invalid_request',
+        description: 'The state is unknown',
+      }),
+    );
+    const { user } = renderApp(path, vault);
+
+    await user.click(await screen.findByTestId('present-share'));
+    const outcome = await screen.findByTestId('present-outcome');
+    expect(outcome.dataset).toMatchObject({ outcome: 'error', code: 'VERIFIER_ERROR', refusal: 'invalid_request' });
+    expect(within(outcome).getByRole('heading').textContent).toBe('Refused by the verifier');
+    expect(screen.getByTestId('present-outcome-body').textContent).toBe(
+      'The verifier refused the answer: The state is unknown',
+    );
+    expect(outcome.textContent).not.toContain('Something went wrong');
+  });
+
+  it('a refusal without a description shows the verifier’s error code', async () => {
+    const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] });
+    vi.mocked(core.submitPresentation).mockRejectedValue(
+      new WalletError('VERIFIER_ERROR', 'The verifier answered 400', 'invalid_request', { error: 'invalid_request' }),
+    );
+    const { user } = renderApp(path, vault);
+    await user.click(await screen.findByTestId('present-share'));
+    expect((await screen.findByTestId('present-outcome-body')).textContent).toBe(
+      'The verifier refused the answer: invalid_request',
+    );
+  });
+
+  it('shows, for the credential to share, who vouches for its issuer', async () => {
+    const certified = buildCredential({
+      issuer: {
+        ...credential.issuer,
+        assurance: { level: 'platform', by: 'platform.example', source: 'x5c', checkedAt: '2026-01-01T00:00:00Z' },
+      },
+    });
+    renderApp(path, new FakeVault({ passcode: 'p', unlocked: true, credentials: [certified] }));
+    const line = await screen.findByTestId('assurance-line');
+    expect(line.dataset.level).toBe('platform');
+    expect(line.textContent).toBe('Certified by platform.example');
+  });
+
   it('shows an untrusted request as an error without asking for consent', async () => {
     vi.mocked(core.resolvePresentationRequest).mockRejectedValue(new WalletError('REQUEST_UNTRUSTED'));
     renderApp(path, new FakeVault({ passcode: 'p', unlocked: true }));

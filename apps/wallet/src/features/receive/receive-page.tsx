@@ -14,6 +14,7 @@ import { acceptOffer, pickDisplay, type ResolvedOffer, resolveOffer } from '../.
 import { errorCode, errorMessage } from '../../app/error-message.ts';
 import { useVault } from '../../app/vault-context.tsx';
 import { CredentialFace } from '../../components/credential-face.tsx';
+import { IssuerAssuranceNote } from '../../components/issuer-assurance.tsx';
 import { IssuerSummary } from '../../components/issuer-summary.tsx';
 import { ScanPanel } from '../../components/scan/scan-panel.tsx';
 import { PageTitle, Section } from '../../components/section.tsx';
@@ -123,7 +124,10 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
     <Stack component="form" spacing={2} onSubmit={accept} noValidate data-testid="offer-review">
       <PageTitle>{t('receive.title')}</PageTitle>
       <Section title={t('receive.from')}>
-        <IssuerSummary issuer={resolved.issuer} />
+        <Stack spacing={1.5}>
+          <IssuerSummary issuer={resolved.issuer} />
+          <IssuerAssuranceNote assurance={resolved.issuer.assurance} phase="offer" />
+        </Stack>
       </Section>
       <Card sx={{ borderRadius: 3, overflow: 'hidden' }}>
         <CredentialFace display={resolved.display} issuer={resolved.issuer} fallbackName={resolved.configurationId} />

@@ -24,6 +24,7 @@ const resolved = {
 beforeEach(() => {
   vi.resetAllMocks();
   vi.mocked(core.refreshStatuses).mockResolvedValue();
+  vi.mocked(core.recheckCredential).mockImplementation(async (credential) => ({ credential, answered: true }));
 });
 
 describe('receive', () => {
@@ -43,6 +44,9 @@ describe('receive', () => {
     expect(core.resolveOffer).toHaveBeenCalledWith(OFFER, 'en');
     expect(screen.getByText('Acme Corp')).toBeTruthy();
     expect(screen.getByText('Verified organization')).toBeTruthy();
+    // The issuer publishes no certificate: decided on the credential itself, when it arrives.
+    expect(screen.getByTestId('issuer-assurance').dataset.level).toBe('offer');
+    expect(screen.getByTestId('issuer-assurance-headline').textContent).toBe('Checked when the credential arrives');
     expect(screen.getAllByTestId('offer-claim').map((li) => li.textContent)).toEqual(['Given name', 'Family name']);
 
     const pin = screen.getByTestId('offer-pin') as HTMLInputElement;
@@ -101,5 +105,23 @@ describe('receive', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/present'));
     expect(router.state.location.search).toBe(`?request=${encodeURIComponent(request)}`);
     await waitFor(() => expect(core.resolvePresentationRequest).toHaveBeenCalledWith(request));
+  });
+
+  it('before accepting, says who vouches for the issuer when its published certificate tells', async () => {
+    const vault = new FakeVault({ passcode: 'p', unlocked: true });
+    vi.mocked(core.resolveOffer).mockResolvedValue({
+      ...resolved,
+      issuer: {
+        ...resolved.issuer,
+        assurance: { level: 'platform', by: 'platform.example', source: 'x5c', checkedAt: '2026-01-01T00:00:00Z' },
+      },
+    });
+    renderApp(`/receive?offer=${encodeURIComponent(OFFER)}`, vault);
+
+    const note = await screen.findByTestId('issuer-assurance');
+    expect(note.dataset.level).toBe('platform');
+    expect(screen.getByTestId('issuer-assurance-headline').textContent).toBe('Certified by platform.example');
+    expect(note.textContent).toContain('Checked again on the credential itself when it arrives.');
+    expect(screen.getByTestId('offer-accept')).toBeTruthy();
   });
 });

@@ -122,6 +122,56 @@ describe('ConnectRedirectPage', { timeout: 30_000 }, () => {
     expect(posts[0]?.body.customer_id).toBe('crm-4711');
   });
 
+  it('passes a signed link’s customer, expiry and signature through as they are', async () => {
+    const signature = 'q1w2e3r4t5y6u7i8o9p0-_ASDFGHJKLzxcvbnm12';
+    const router = renderAt(
+      `/connect/redirect/${verificationId}?customer=crm-4711&expires=1893456000&signature=${signature}`,
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/connect/verification/${individualId}`));
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.body).toEqual({
+      verification_id: verificationId,
+      customer_id: 'crm-4711',
+      expires: 1893456000,
+      signature,
+    });
+  });
+
+  it('tells the holder that a link with a bad signature is not valid (403)', async () => {
+    createAnswer = {
+      status: 403,
+      body: { type: 'x', title: 'Forbidden', status: 403, code: 'VERIFICATION_LINK_SIGNATURE_INVALID' },
+    };
+    renderAt(
+      `/connect/redirect/${verificationId}?customer=crm-4711&expires=1893456000&signature=forged-signature-000000`,
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId('verification-redirect').getAttribute('data-status')).toBe('LINK_INVALID'),
+    );
+    expect(screen.getByText('This link is not valid')).toBeTruthy();
+    expect(posts).toHaveLength(1);
+  });
+
+  it('tells the holder that an expired link needs a new one (410)', async () => {
+    createAnswer = { status: 410, body: { type: 'x', title: 'Gone', status: 410, code: 'VERIFICATION_LINK_EXPIRED' } };
+    renderAt(
+      `/connect/redirect/${verificationId}?customer=crm-4711&expires=1600000000&signature=old-signature-0000000000`,
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId('verification-redirect').getAttribute('data-status')).toBe('LINK_EXPIRED'),
+    );
+    expect(screen.getByText('This link has expired')).toBeTruthy();
+    expect(screen.getByText('Ask the organization that sent it for a new one.')).toBeTruthy();
+  });
+
+  it('does not open an attempt for a signed link without its customer', async () => {
+    renderAt(`/connect/redirect/${verificationId}?expires=1893456000&signature=q1w2e3r4t5y6u7i8o9p0`);
+    await waitFor(() =>
+      expect(screen.getByTestId('verification-redirect').getAttribute('data-status')).toBe('LINK_INVALID'),
+    );
+    expect(posts).toHaveLength(0);
+  });
+
   it('says clearly that a single-use link was already used', async () => {
     createAnswer = {
       status: 409,

@@ -7,8 +7,8 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import { CopyField } from '../../../components/copy-field.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
-import { CopyField } from './copy-field.tsx';
 import { curlExample } from './curl-example.ts';
 
 /**

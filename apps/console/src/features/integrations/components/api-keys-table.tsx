@@ -11,7 +11,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { ResponsiveTable, type ResponsiveTableColumn } from '../../../components/responsive-table.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
-import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard.ts';
+import { useCopyToClipboard } from '../../../lib/use-copy-to-clipboard.ts';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;

@@ -3,8 +3,8 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
+import { CopyField } from '../../../components/copy-field.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
-import { CopyField } from './copy-field.tsx';
 import { curlExample, curlSchemasExample, SECRET_PLACEHOLDER } from './curl-example.ts';
 
 /** "How to call the API": the base URL and curl commands with one of the organization's key ids. */

@@ -8,8 +8,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
+import { CopyField } from '../../../components/copy-field.tsx';
 import { Trans, useTranslation } from '../../../i18n/index.ts';
-import { CopyField } from './copy-field.tsx';
 import { WEBHOOK_SIGNATURE_EXAMPLE } from './webhook-signature-example.ts';
 
 const code = (

@@ -1,5 +1,6 @@
 import type { Verification } from '@cp/contracts';
-import type { TFunction } from '../../../i18n/index.ts';
+import type { TFunction, Translator } from '../../../i18n/index.ts';
+import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 
 /** The holder link as shared: the API may answer it relative to the console (`/connect/redirect/{id}`). */
 export function absoluteLink(link: string): string {
@@ -8,6 +9,20 @@ export function absoluteLink(link: string): string {
   } catch {
     return link;
   }
+}
+
+/**
+ * What the verification asks for, as lists show it: the schema's name (a platform schema in the user's language),
+ * or for another issuer's credential type its `vct` (the first, with how many more).
+ */
+export function credentialTypeName(
+  verification: Pick<Verification, 'schema' | 'credential'>,
+  i18n: Translator,
+): string {
+  if (verification.schema) return credentialSchemaText(verification.schema, i18n).name;
+  const [first, ...more] = verification.credential?.vct_values ?? [];
+  if (!first) return '—';
+  return i18n.t('verifications.list.externalType', { type: more.length > 0 ? `${first} +${more.length}` : first });
 }
 
 /** Who created the verification; none when it was created with an API key (or the user was deleted). */

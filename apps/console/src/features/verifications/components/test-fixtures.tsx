@@ -1,4 +1,11 @@
-import type { CredentialSchema, Organization, Verification, VerificationIndividual } from '@cp/contracts';
+import {
+  type CredentialSchema,
+  type Organization,
+  type Verification,
+  type VerificationIndividual,
+  zVerification,
+  zVerificationIndividual,
+} from '@cp/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -57,7 +64,7 @@ export const kyc: CredentialSchema = {
 };
 
 /** A verification's reference to the platform's Work Certificate schema, stored in English. */
-export const workCertificateReference: Verification['schema'] = {
+export const workCertificateReference: NonNullable<Verification['schema']> = {
   id: '77777777-7777-4777-8777-777777777777',
   name: 'Work Certificate',
   slug: 'work-certificate',
@@ -65,44 +72,52 @@ export const workCertificateReference: Verification['schema'] = {
   attributes: [{ id: 'c0000000-0000-4000-8000-000000000001', name: 'job_title', type: 'TEXT' }],
 };
 
-export const verification = (id: string, extra: Partial<Verification> = {}): Verification => ({
-  id,
-  name: 'Age check',
-  description: 'Entrance',
-  status: 'ACTIVE',
-  present_id: `PR-${id.slice(0, 6)}`,
-  type: 'MULTI',
-  user: { id: '44444444-4444-4444-8444-444444444444', first_name: 'Ada', last_name: 'Lovelace' },
-  created_at: '2026-03-02T10:00:00Z',
-  updated_at: '2026-03-02T10:00:00Z',
-  schema: {
-    id: membership.id,
-    name: membership.name,
-    attributes: [ageAttribute, nameAttribute, memberAttribute],
-  },
-  attributes: [{ attribute_id: ageAttribute.id, name: 'age', operator: 'BIGGER', value: '18', type: 'NUMBER' }],
-  trusted_issuers: [],
-  requested_claims: ['age', 'full_name'],
-  requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
-  usage: { total: 5, verified: 3, failed: 2 },
-  link: `/connect/redirect/${id}`,
-  ...extra,
-});
+/** A verification as the API answers it: parsed by the contract, so a fixture cannot drift from the API. */
+export const verification = (id: string, extra: Partial<Verification> = {}): Verification =>
+  zVerification.parse({
+    id,
+    name: 'Age check',
+    description: 'Entrance',
+    status: 'ACTIVE',
+    present_id: `PR-${id.slice(0, 6)}`,
+    type: 'MULTI',
+    user: { id: '44444444-4444-4444-8444-444444444444', first_name: 'Ada', last_name: 'Lovelace' },
+    created_at: '2026-03-02T10:00:00Z',
+    updated_at: '2026-03-02T10:00:00Z',
+    schema: {
+      id: membership.id,
+      name: membership.name,
+      attributes: [ageAttribute, nameAttribute, memberAttribute],
+    },
+    credential: null,
+    attributes: [{ attribute_id: ageAttribute.id, name: 'age', operator: 'BIGGER', value: '18', type: 'NUMBER' }],
+    trust_policy: 'PLATFORM_VERIFIED',
+    trusted_issuers: [],
+    requested_claims: ['age', 'full_name'],
+    requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
+    usage: { total: 5, verified: 3, failed: 2 },
+    link: `/connect/redirect/${id}`,
+    ...extra,
+  });
 
-export const individual = (id: string, extra: Partial<VerificationIndividual> = {}): VerificationIndividual => ({
-  id,
-  verification_id: '55555555-5555-4555-8555-555555555555',
-  customer_id: '4821-0937-5520',
-  status: 'VERIFIED',
-  connection_url: `http://localhost/connect/verification/${id}`,
-  created_at: '2026-03-03T10:00:00Z',
-  verified_at: '2026-03-03T10:01:00Z',
-  presented_claims: {},
-  issuer: null,
-  checks: [],
-  validation_error: null,
-  ...extra,
-});
+/** One holder's attempt as the API answers it (parsed by the contract). */
+export const individual = (id: string, extra: Partial<VerificationIndividual> = {}): VerificationIndividual =>
+  zVerificationIndividual.parse({
+    id,
+    verification_id: '55555555-5555-4555-8555-555555555555',
+    customer_id: '4821-0937-5520',
+    status: 'VERIFIED',
+    connection_url: `http://localhost/connect/verification/${id}`,
+    created_at: '2026-03-03T10:00:00Z',
+    verified_at: '2026-03-03T10:01:00Z',
+    presented_claims: {},
+    issuer: null,
+    customer_verified: false,
+    issuer_trust: null,
+    checks: [],
+    validation_error: null,
+    ...extra,
+  });
 
 export function renderRoutes(routes: { path: string; element: ReactNode }[], initialEntry: string) {
   const identity: IdentityState = {

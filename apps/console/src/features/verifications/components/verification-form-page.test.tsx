@@ -17,6 +17,7 @@ import {
 import { VerificationFormPage } from './verification-form-page.tsx';
 
 const existing = verification('55555555-5555-4555-8555-555555555555', {
+  trust_policy: 'NAMED_ISSUERS',
   trusted_issuers: ['did:web:issuer.example.com'],
 });
 
@@ -126,8 +127,10 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
     expect(preview.textContent).toContain('A single-use link that asks for a “Membership” credential.');
     expect(preview.textContent).toContain('age must be greater than 18');
     expect(preview.textContent).toContain('You will see: age and full_name.');
+    expect(preview.textContent).toContain('Only from organizations verified on this platform.');
 
-    await user.click(screen.getByTestId('trusted-issuer-add'));
+    // Naming issuers starts with one issuer field.
+    await user.click(screen.getByTestId('trust-policy-NAMED_ISSUERS'));
     await fill(user, screen.getByTestId('trusted-issuer-0'), 'not an issuer');
     await user.click(screen.getByTestId('verification-save'));
     expect(await screen.findByText('Must be a DID (did:web:…) or an https issuer URL')).toBeTruthy();
@@ -146,6 +149,7 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
       schema_id: membership.id,
       type: 'SINGLE',
       attributes: [{ attribute_id: ageAttribute.id, operator: 'BIGGER', value: '18', type: 'NUMBER' }],
+      trust_policy: 'NAMED_ISSUERS',
       trusted_issuers: ['https://issuer.example.com'],
       requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
     });
@@ -206,6 +210,7 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
     expect((screen.getByTestId('rule-attribute-0') as HTMLSelectElement).value).toBe(ageAttribute.id);
     expect((screen.getByTestId('rule-operator-0') as HTMLSelectElement).value).toBe('BIGGER');
     expect((screen.getByTestId('rule-value-0') as HTMLInputElement).value).toBe('18');
+    expect(screen.getByTestId('trust-policy-NAMED_ISSUERS').getAttribute('data-selected')).toBe('true');
     expect((screen.getByTestId('trusted-issuer-0') as HTMLInputElement).value).toBe('did:web:issuer.example.com');
     expect((screen.getByTestId('claim-full_name') as HTMLInputElement).checked).toBe(true);
     expect((screen.getByTestId('claim-is_member') as HTMLInputElement).checked).toBe(false);
@@ -227,6 +232,7 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
       schema_id: membership.id,
       type: 'MULTI',
       attributes: [{ attribute_id: ageAttribute.id, operator: 'BIGGER', value: '21', type: 'NUMBER' }],
+      trust_policy: 'NAMED_ISSUERS',
       trusted_issuers: ['did:web:issuer.example.com'],
       requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
     });
@@ -261,5 +267,176 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
     await waitFor(() => expect(notificationStore.get()?.title).toBe('Error in update verification API call'));
     expect(router.state.location.pathname).toBe(`/verifications/edit/${existing.id}`);
     expect(name.value).toBe('Age check 2');
+  });
+  describe('trust policy', () => {
+    it('sends PLATFORM_VERIFIED by default, with no issuer list', async () => {
+      const { user, router } = renderForm('/verifications/create');
+      await startAgeRule(user, 'Age check', '18');
+      expect(screen.getByTestId('trust-policy-PLATFORM_VERIFIED').getAttribute('data-selected')).toBe('true');
+      await user.click(screen.getByTestId('verification-save'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+      expect(saves()[0]?.body).toMatchObject({ trust_policy: 'PLATFORM_VERIFIED', trusted_issuers: [] });
+    });
+
+    it('saves ANY_ISSUER only after the warning is confirmed', async () => {
+      const { user, router } = renderForm('/verifications/create');
+      await startAgeRule(user, 'Age check', '18');
+      expect(screen.queryByTestId('any-issuer-warning')).toBeNull();
+      await user.click(screen.getByTestId('trust-policy-ANY_ISSUER'));
+      const warning = screen.getByTestId('any-issuer-warning');
+      expect(warning.textContent).toContain('The result will not say who the issuer is');
+      expect(warning.textContent).toContain('proves only that whoever is named in the credential signed it');
+      expect(screen.getByTestId('verification-preview').textContent).toContain(
+        'From any issuer: the result proves only who signed the credential.',
+      );
+
+      await user.click(screen.getByTestId('verification-save'));
+      expect((await screen.findByTestId('any-issuer-confirm-error')).textContent).toBe(
+        'Confirm that you understand what “Any issuer” means',
+      );
+      expect(saves()).toHaveLength(0);
+
+      await user.click(screen.getByTestId('any-issuer-confirm'));
+      await waitFor(() => expect(screen.queryByTestId('any-issuer-confirm-error')).toBeNull());
+      await user.click(screen.getByTestId('verification-save'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+      expect(saves()).toHaveLength(1);
+      expect(saves()[0]?.body).toMatchObject({ trust_policy: 'ANY_ISSUER', trusted_issuers: [] });
+    });
+
+    it('needs at least one issuer for NAMED_ISSUERS', async () => {
+      const { user, router } = renderForm('/verifications/create');
+      await startAgeRule(user, 'Age check', '18');
+      await user.click(screen.getByTestId('trust-policy-NAMED_ISSUERS'));
+      await user.click(screen.getByTestId('trusted-issuer-remove-0'));
+      await user.click(screen.getByTestId('verification-save'));
+      expect((await screen.findByTestId('trust-policy-error')).textContent).toBe('Name at least one issuer');
+      expect(saves()).toHaveLength(0);
+
+      await user.click(screen.getByTestId('trusted-issuer-add'));
+      await waitFor(() => expect(screen.queryByTestId('trust-policy-error')).toBeNull());
+      await fill(user, screen.getByTestId('trusted-issuer-0'), 'did:web:issuer.example.com');
+      await user.click(screen.getByTestId('verification-save'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+      expect(saves()[0]?.body).toMatchObject({
+        trust_policy: 'NAMED_ISSUERS',
+        trusted_issuers: ['did:web:issuer.example.com'],
+      });
+    });
+
+    it('points TRUST_ANCHORS to the trust anchors page', async () => {
+      const { user } = renderForm('/verifications/create');
+      await user.click(await screen.findByTestId('trust-policy-TRUST_ANCHORS'));
+      expect(screen.getByTestId('trust-anchors-link').getAttribute('href')).toBe('/trust-anchors');
+    });
+  });
+
+  describe('a credential from another issuer', () => {
+    it('posts its type, its claims with their paths, a rule on a claim and the claims to see', async () => {
+      const { user, router } = renderForm('/verifications/create');
+      await fill(user, await screen.findByTestId('verification-name'), 'Residence');
+      await user.click(screen.getByTestId('verification-source-EXTERNAL'));
+      expect(screen.queryByTestId('verification-schema')).toBeNull();
+      await fill(user, screen.getByTestId('vct-value-0'), 'urn:eudi:pid:1');
+      await fill(user, screen.getByTestId('external-claim-name-0'), 'country');
+      await fill(user, screen.getByTestId('external-claim-path-0'), 'address.country');
+      await user.click(screen.getByTestId('external-claim-add'));
+      await fill(user, screen.getByTestId('external-claim-name-1'), 'nationality');
+      await fill(user, screen.getByTestId('external-claim-path-1'), 'nationalities.0');
+      await user.click(screen.getByTestId('external-claim-add'));
+      await fill(user, screen.getByTestId('external-claim-name-2'), 'age');
+      await fill(user, screen.getByTestId('external-claim-path-2'), 'age_in_years');
+      await user.selectOptions(screen.getByTestId('external-claim-type-2'), 'NUMBER');
+
+      // The rule names a claim, and its value is checked against the claim's type.
+      await user.click(screen.getByTestId('rule-add'));
+      const claimSelect = screen.getByTestId('rule-attribute-0');
+      expect(
+        within(claimSelect)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['Choose a claim', 'country', 'nationality', 'age']);
+      await user.selectOptions(claimSelect, 'age');
+      await user.selectOptions(screen.getByTestId('rule-operator-0'), 'BIGGER');
+      await fill(user, screen.getByTestId('rule-value-0'), 'eighteen');
+      await user.click(screen.getByTestId('verification-save'));
+      expect(await within(screen.getByTestId('rule-row-0')).findByText('Must be a numeric value')).toBeTruthy();
+      expect(saves()).toHaveLength(0);
+      await user.clear(screen.getByTestId('rule-value-0'));
+      await fill(user, screen.getByTestId('rule-value-0'), '17');
+
+      // Every claim is shown by default; the nationality is not wanted.
+      expect((screen.getByTestId('claim-country') as HTMLInputElement).checked).toBe(true);
+      expect((screen.getByTestId('claim-age') as HTMLInputElement).disabled).toBe(true);
+      await user.click(screen.getByTestId('claim-nationality'));
+      expect(screen.getByTestId('verification-preview').textContent).toContain(
+        'A reusable link that asks for a “urn:eudi:pid:1” credential.',
+      );
+      await user.click(screen.getByTestId('verification-save'));
+
+      await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+      expect(saves()[0]?.body).toEqual({
+        name: 'Residence',
+        type: 'MULTI',
+        trust_policy: 'PLATFORM_VERIFIED',
+        trusted_issuers: [],
+        credential: {
+          format: 'dc+sd-jwt',
+          vct_values: ['urn:eudi:pid:1'],
+          claims: [
+            { name: 'country', path: ['address', 'country'], type: 'TEXT' },
+            { name: 'nationality', path: ['nationalities', 0], type: 'TEXT' },
+            { name: 'age', path: ['age_in_years'], type: 'NUMBER' },
+          ],
+        },
+        attributes: [{ claim: 'age', operator: 'BIGGER', value: '17', type: 'NUMBER' }],
+        requested_claims: ['country', 'age'],
+      });
+    });
+
+    it('checks the type URI, the claim names and the paths before sending', async () => {
+      const { user } = renderForm('/verifications/create');
+      await fill(user, await screen.findByTestId('verification-name'), 'Residence');
+      await user.click(screen.getByTestId('verification-source-EXTERNAL'));
+      await fill(user, screen.getByTestId('vct-value-0'), 'pid');
+      await fill(user, screen.getByTestId('external-claim-name-0'), 'country');
+      await fill(user, screen.getByTestId('external-claim-path-0'), 'address..country');
+      await user.click(screen.getByTestId('external-claim-add'));
+      await fill(user, screen.getByTestId('external-claim-name-1'), 'country');
+      await fill(user, screen.getByTestId('external-claim-path-1'), 'country');
+      await user.click(screen.getByTestId('verification-save'));
+      expect(await screen.findByText('Must be a URI (https://… or urn:…)')).toBeTruthy();
+      expect(
+        screen.getByText('Must be a dotted path that starts with a claim name, e.g. address.country'),
+      ).toBeTruthy();
+      expect(screen.getByText('Another claim already has this name')).toBeTruthy();
+      expect(saves()).toHaveLength(0);
+    });
+
+    it('prefills a verification of another issuer’s type for editing', async () => {
+      releaseVerification(
+        verification(existing.id, {
+          schema: null,
+          credential: {
+            format: 'dc+sd-jwt',
+            vct_values: ['https://issuer.example.com/pid'],
+            claims: [{ name: 'country', path: ['address', 'country'], type: 'TEXT' }],
+          },
+          attributes: [{ attribute_id: null, name: 'country', operator: 'EQUAL', value: 'JP', type: 'TEXT' }],
+          requested_claims: ['country'],
+          requested_attribute_ids: [],
+          trust_policy: 'TRUST_ANCHORS',
+        }),
+      );
+      renderForm(`/verifications/edit/${existing.id}`);
+      expect(((await screen.findByTestId('vct-value-0')) as HTMLInputElement).value).toBe(
+        'https://issuer.example.com/pid',
+      );
+      expect(screen.getByTestId('verification-source-EXTERNAL').getAttribute('aria-pressed')).toBe('true');
+      expect((screen.getByTestId('external-claim-path-0') as HTMLInputElement).value).toBe('address.country');
+      expect((screen.getByTestId('rule-attribute-0') as HTMLSelectElement).value).toBe('country');
+      expect((screen.getByTestId('rule-value-0') as HTMLInputElement).value).toBe('JP');
+      expect(screen.getByTestId('trust-policy-TRUST_ANCHORS').getAttribute('data-selected')).toBe('true');
+    });
   });
 });

@@ -36,13 +36,14 @@ function schemaOption(schema: CredentialSchema, i18n: Translator): VerificationS
 /** The schemas to choose from; the edited verification's own schema is always among them. */
 function schemaOptions(schemas: CredentialSchema[], verification: Verification | undefined, i18n: Translator) {
   const options = schemas.map((schema) => schemaOption(schema, i18n));
-  if (verification && !options.some((option) => option.id === verification.schema.id)) {
-    const { id, attributes } = verification.schema;
+  // A verification of another issuer's credential type has no schema.
+  const own = verification?.schema;
+  if (own && !options.some((option) => option.id === own.id)) {
     options.unshift({
-      id,
-      name: credentialSchemaText(verification.schema, i18n).name,
+      id: own.id,
+      name: credentialSchemaText(own, i18n).name,
       isVerifyOnly: false,
-      attributes,
+      attributes: own.attributes,
     });
   }
   return options;

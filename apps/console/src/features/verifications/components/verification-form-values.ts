@@ -1,9 +1,11 @@
-import type {
-  CreateVerificationRequest,
-  CredentialSchemaAttributeType,
-  Verification,
-  VerificationOperator,
-  VerificationType,
+import {
+  type CreateVerificationRequest,
+  type CredentialSchemaAttributeType,
+  type TrustPolicy,
+  type Verification,
+  type VerificationOperator,
+  type VerificationType,
+  zClaimPath,
 } from '@cp/contracts';
 
 /** A schema the verification can ask for: the organization's, the platform's (verify-only ones included). */
@@ -14,8 +16,19 @@ export interface VerificationSchemaOption {
   attributes: { id: string; name: string; type: CredentialSchemaAttributeType }[];
 }
 
+/** What the verification asks for: one of this platform's schemas, or a credential type of another issuer. */
+export type CredentialSource = 'SCHEMA' | 'EXTERNAL';
+
+/** A claim of another issuer's credential type as typed: its path is dotted text (`address.country`). */
+export interface ExternalClaimValues {
+  name: string;
+  path: string;
+  type: CredentialSchemaAttributeType;
+}
+
 export interface VerificationRuleValues {
-  attribute_id: string;
+  /** The schema attribute's id or, for a credential type of another issuer, the claim's name. */
+  attribute: string;
   operator: VerificationOperator;
   value: string;
 }
@@ -23,50 +36,137 @@ export interface VerificationRuleValues {
 export interface VerificationFormValues {
   name: string;
   description: string;
+  source: CredentialSource;
   schema_id: string;
+  /** SOURCE EXTERNAL: the SD-JWT VC types (`vct`) accepted, and the claims to ask for. */
+  vct_values: { value: string }[];
+  claims: ExternalClaimValues[];
   type: VerificationType;
   rules: VerificationRuleValues[];
+  /** The claims the verifier wants to see besides those the rules need: attribute ids, or claim names. */
+  requested: string[];
+  trust_policy: TrustPolicy;
   trusted_issuers: { value: string }[];
-  /** The claims the verifier wants to see besides those the rules need. */
-  requested_attribute_ids: string[];
+  /** ANY_ISSUER is saved only once the user has said they understand what it proves. */
+  any_issuer_confirmed: boolean;
 }
 
-export const emptyRule = (): VerificationRuleValues => ({ attribute_id: '', operator: 'EQUAL', value: '' });
+/** One thing a rule or "claims to see" can name: a schema attribute (by id) or an external claim (by name). */
+export interface ClaimOption {
+  key: string;
+  name: string;
+  type: CredentialSchemaAttributeType;
+}
+
+export const emptyRule = (): VerificationRuleValues => ({ attribute: '', operator: 'EQUAL', value: '' });
+export const emptyClaim = (): ExternalClaimValues => ({ name: '', path: '', type: 'TEXT' });
 
 export const emptyVerificationForm = (type: VerificationType = 'MULTI'): VerificationFormValues => ({
   name: '',
   description: '',
+  source: 'SCHEMA',
   schema_id: '',
+  vct_values: [{ value: '' }],
+  claims: [emptyClaim()],
   type,
   rules: [],
+  requested: [],
+  trust_policy: 'PLATFORM_VERIFIED',
   trusted_issuers: [],
-  requested_attribute_ids: [],
+  any_issuer_confirmed: false,
 });
+
+type ClaimPath = (string | number | null)[];
+
+/**
+ * A typed dotted path → a DCQL claims path (OpenID4VP §7): `address.country` → `["address", "country"]`;
+ * a whole number selects an array element (`nationalities.0` → `["nationalities", 0]`) and `*` every element
+ * (`null`). Null when the text is not a path the API takes.
+ */
+export function parseClaimPath(text: string): ClaimPath | null {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  const parts = trimmed.split('.').map((part) => part.trim());
+  if (parts.some((part) => part === '')) return null;
+  const path = parts.map((part) => (part === '*' ? null : /^\d+$/.test(part) ? Number(part) : part));
+  return zClaimPath.safeParse(path).success ? path : null;
+}
+
+/** The API's claims path back as the dotted text the form shows. */
+export const formatClaimPath = (path: ClaimPath): string =>
+  path.map((part) => (part === null ? '*' : String(part))).join('.');
 
 /** A date input holds a calendar date: a stored date-time shows as its date. */
 const ruleValueForInput = (type: CredentialSchemaAttributeType, value: string) =>
   type === 'DATETIME' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value;
 
 export function verificationFormValues(verification: Verification): VerificationFormValues {
-  return {
+  const external = verification.schema === null ? verification.credential : null;
+  const common = {
     name: verification.name,
     description: verification.description ?? '',
-    schema_id: verification.schema.id,
     type: verification.type,
+    trust_policy: verification.trust_policy,
+    trusted_issuers: verification.trusted_issuers.map((value) => ({ value })),
+    // Saved before with ANY_ISSUER: the user confirmed it then (the warning stays on screen).
+    any_issuer_confirmed: verification.trust_policy === 'ANY_ISSUER',
+  };
+  if (external) {
+    const names = new Set(external.claims.map((claim) => claim.name));
+    return {
+      ...common,
+      source: 'EXTERNAL',
+      schema_id: '',
+      vct_values: external.vct_values.map((value) => ({ value })),
+      claims: external.claims.map((claim) => ({
+        name: claim.name,
+        path: formatClaimPath(claim.path),
+        type: claim.type,
+      })),
+      rules: verification.attributes.map((rule) => ({
+        attribute: rule.name,
+        operator: rule.operator,
+        value: ruleValueForInput(rule.type, rule.value),
+      })),
+      requested: verification.requested_claims.filter((name) => names.has(name)),
+    };
+  }
+  return {
+    ...common,
+    source: 'SCHEMA',
+    schema_id: verification.schema?.id ?? '',
+    vct_values: [{ value: '' }],
+    claims: [emptyClaim()],
     rules: verification.attributes.map((rule) => ({
-      attribute_id: rule.attribute_id,
+      attribute: rule.attribute_id ?? '',
       operator: rule.operator,
       value: ruleValueForInput(rule.type, rule.value),
     })),
-    trusted_issuers: verification.trusted_issuers.map((value) => ({ value })),
-    requested_attribute_ids: verification.requested_attribute_ids,
+    requested: verification.requested_attribute_ids,
   };
 }
 
-/** The attributes the verifier will see: those it ticked and those its rules need, in the schema's order. */
-export function requestedAttributeIds(values: VerificationFormValues, schema: VerificationSchemaOption | undefined) {
-  const wanted = new Set([...values.requested_attribute_ids, ...values.rules.map((rule) => rule.attribute_id)]);
-  return (schema?.attributes ?? []).filter((attribute) => wanted.has(attribute.id)).map((attribute) => attribute.id);
+/** What rules and "claims to see" can name: the schema's attributes, or the external type's named claims. */
+export function claimOptions(
+  values: Pick<VerificationFormValues, 'source' | 'claims'>,
+  schema?: VerificationSchemaOption,
+) {
+  if (values.source === 'SCHEMA') {
+    return (schema?.attributes ?? []).map((attribute): ClaimOption => ({ key: attribute.id, ...attribute }));
+  }
+  const seen = new Set<string>();
+  return values.claims.flatMap((claim): ClaimOption[] => {
+    const name = claim.name.trim();
+    if (!name || seen.has(name)) return [];
+    seen.add(name);
+    return [{ key: name, name, type: claim.type }];
+  });
+}
+
+/** The claims the verifier will see: those it ticked and those its rules need, in the schema's (type's) order. */
+export function requestedKeys(values: Pick<VerificationFormValues, 'requested' | 'rules'>, options: ClaimOption[]) {
+  const wanted = new Set([...values.requested, ...values.rules.map((rule) => rule.attribute)]);
+  return options.filter((option) => wanted.has(option.key)).map((option) => option.key);
 }
 
 /** The request POST and PUT take: trimmed; rules in the form's order (a 422 path `attributes.N` is row N). */
@@ -75,23 +175,42 @@ export function toVerificationRequest(
   schema: VerificationSchemaOption | undefined,
 ): CreateVerificationRequest {
   const description = values.description.trim();
-  const types = new Map((schema?.attributes ?? []).map((attribute) => [attribute.id, attribute.type]));
-  return {
+  const options = claimOptions(values, schema);
+  const types = new Map(options.map((option) => [option.key, option.type]));
+  const rules = values.rules.map((rule) => {
+    const type = types.get(rule.attribute);
+    return { key: rule.attribute, operator: rule.operator, value: rule.value.trim(), ...(type ? { type } : {}) };
+  });
+  const common = {
     name: values.name.trim(),
     ...(description ? { description } : {}),
-    schema_id: values.schema_id,
     type: values.type,
-    attributes: values.rules.map((rule) => {
-      const type = types.get(rule.attribute_id);
-      return {
-        attribute_id: rule.attribute_id,
-        operator: rule.operator,
-        value: rule.value.trim(),
-        ...(type ? { type } : {}),
-      };
-    }),
-    trusted_issuers: values.trusted_issuers.map((issuer) => issuer.value.trim()),
-    requested_attribute_ids: requestedAttributeIds(values, schema),
+    trust_policy: values.trust_policy,
+    // Only NAMED_ISSUERS reads the list: another policy saves none, so it never comes back by surprise.
+    trusted_issuers:
+      values.trust_policy === 'NAMED_ISSUERS' ? values.trusted_issuers.map((issuer) => issuer.value.trim()) : [],
+  };
+  if (values.source === 'EXTERNAL') {
+    return {
+      ...common,
+      credential: {
+        format: 'dc+sd-jwt',
+        vct_values: values.vct_values.map((vct) => vct.value.trim()),
+        claims: values.claims.map((claim) => ({
+          name: claim.name.trim(),
+          path: parseClaimPath(claim.path) ?? [],
+          type: claim.type,
+        })),
+      },
+      attributes: rules.map(({ key, ...rest }) => ({ claim: key, ...rest })),
+      requested_claims: requestedKeys(values, options),
+    };
+  }
+  return {
+    ...common,
+    schema_id: values.schema_id,
+    attributes: rules.map(({ key, ...rest }) => ({ attribute_id: key, ...rest })),
+    requested_attribute_ids: requestedKeys(values, options),
   };
 }
 
@@ -100,9 +219,12 @@ type FieldPath =
   | 'description'
   | 'schema_id'
   | 'type'
-  | 'requested_attribute_ids'
-  | `rules.${number}.${'attribute_id' | 'operator' | 'value'}`
-  | `trusted_issuers.${number}.value`;
+  | 'requested'
+  | 'trust_policy'
+  | `rules.${number}.${'attribute' | 'operator' | 'value'}`
+  | `trusted_issuers.${number}.value`
+  | `vct_values.${number}.value`
+  | `claims.${number}.${'name' | 'path' | 'type'}`;
 
 /**
  * The form field of a problem+json `errors[].path` (`attributes.0.value` → `rules.0.value`), or null when the
@@ -122,16 +244,30 @@ export function formFieldOfPath(path: string): FieldPath | null {
     case 'description':
     case 'schema_id':
     case 'type':
-    case 'requested_attribute_ids':
+    case 'trust_policy':
       return head;
+    case 'requested_attribute_ids':
+    case 'requested_claims':
+      return 'requested';
     case 'attributes':
       if (position === null) return null;
-      if (field === 'attribute_id' || field === 'operator') return `rules.${position}.${field}`;
+      if (field === 'operator') return `rules.${position}.operator`;
       // The rule's type is the attribute's: a wrong type is a wrong attribute.
-      if (field === 'type') return `rules.${position}.attribute_id`;
+      if (field === 'attribute_id' || field === 'claim' || field === 'type') return `rules.${position}.attribute`;
       return `rules.${position}.value`;
     case 'trusted_issuers':
-      return position === null ? null : `trusted_issuers.${position}.value`;
+      // "Name at least one trusted issuer" names the list: it shows with the trust policy.
+      return position === null ? 'trust_policy' : `trusted_issuers.${position}.value`;
+    case 'credential': {
+      // credential.vct_values.N, credential.claims.N.(name|path|type)
+      const [, list, at, claimField] = parts;
+      const item = at !== undefined && /^\d+$/.test(at) ? Number(at) : null;
+      if (list === 'vct_values') return item === null ? null : `vct_values.${item}.value`;
+      if (list === 'claims' && item !== null) {
+        return claimField === 'path' || claimField === 'type' ? `claims.${item}.${claimField}` : `claims.${item}.name`;
+      }
+      return null;
+    }
     default:
       return null;
   }

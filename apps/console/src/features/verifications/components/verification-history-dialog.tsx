@@ -1,9 +1,14 @@
-import type { Verification, VerificationIndividual } from '@cp/contracts';
+import type { IssuerTrust, Verification, VerificationIndividual } from '@cp/contracts';
 import CloseOutlined from '@mui/icons-material/CloseOutlined';
 import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
+import GppBadOutlined from '@mui/icons-material/GppBadOutlined';
+import GppGoodOutlined from '@mui/icons-material/GppGoodOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
+import LabelOutlined from '@mui/icons-material/LabelOutlined';
+import VerifiedUserOutlined from '@mui/icons-material/VerifiedUserOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -12,6 +17,7 @@ import IconButton from '@mui/material/IconButton';
 import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import { useTheme } from '@mui/material/styles';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, useId, useRef, useState } from 'react';
@@ -19,6 +25,7 @@ import { useTranslation } from '../../../i18n/index.ts';
 import { useVerificationIndividuals } from '../api/find-verification-individuals.ts';
 import { describeFailedCheck } from './check-messages.ts';
 import { formatDateTime } from './format.ts';
+import { anchorName, describeIssuerTrust } from './issuer-trust-messages.ts';
 import { IndividualStatusChip } from './verification-status-chip.tsx';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;
@@ -163,6 +170,7 @@ function IndividualItem({ individual }: { individual: VerificationIndividual }) 
         <Box component="code" sx={{ ...mono, overflowWrap: 'anywhere' }} data-testid="individual-customer">
           {individual.customer_id}
         </Box>
+        <CustomerChip individual={individual} />
         <IndividualStatusChip status={individual.status} testId={`individual-status-${individual.id}`} />
         <Typography variant="body2" sx={{ color: 'text.secondary', ml: { sm: 'auto' }, whiteSpace: 'nowrap' }}>
           {formatDateTime(individual.verified_at ?? individual.created_at, i18n.language)}
@@ -192,6 +200,7 @@ function IndividualItem({ individual }: { individual: VerificationIndividual }) 
           ))}
         </Box>
       )}
+      {individual.issuer_trust && <IssuerTrustPanel individual={individual} trust={individual.issuer_trust} />}
       {individual.status === 'FAILED' && (
         <Box
           sx={{ mt: 1.5, p: 1.5, borderRadius: 2, bgcolor: 'error.50', border: '1px solid', borderColor: 'error.200' }}
@@ -218,6 +227,138 @@ function IndividualItem({ individual }: { individual: VerificationIndividual }) 
           </Box>
         </Box>
       )}
+    </Box>
+  );
+}
+
+/** Whether the integrator vouched for the customer id (its API key, or a link it signed), or it is just a label. */
+function CustomerChip({ individual }: { individual: VerificationIndividual }) {
+  const { t } = useTranslation();
+  const verified = individual.customer_verified;
+  return (
+    <Tooltip
+      title={t(verified ? 'verifications.history.customerVerifiedHint' : 'verifications.history.customerLabelHint')}
+    >
+      <Chip
+        size="small"
+        variant="outlined"
+        color={verified ? 'success' : 'default'}
+        icon={verified ? <VerifiedUserOutlined /> : <LabelOutlined />}
+        label={t(verified ? 'verifications.history.customerVerified' : 'verifications.history.customerLabel')}
+        data-testid={`individual-customer-verified-${individual.id}`}
+        data-verified={verified}
+        sx={{ height: 22, fontSize: 12, '& .MuiChip-icon': { fontSize: 14 } }}
+      />
+    </Tooltip>
+  );
+}
+
+const KEY_SOURCES: Record<IssuerTrust['key_source'], string> = {
+  x5c: 'verifications.trust.keySources.x5c',
+  did: 'verifications.trust.keySources.did',
+  metadata: 'verifications.trust.keySources.metadata',
+};
+
+/**
+ * Why the issuer was admitted or refused: the reason in words, then how its key was established (certificate
+ * chain up to an anchor, DID document, issuer metadata) and the platform organization it is, if any.
+ */
+function IssuerTrustPanel({ individual, trust }: { individual: VerificationIndividual; trust: IssuerTrust }) {
+  const { t } = useTranslation();
+  const admitted = trust.admitted;
+  const anchor = trust.certificate?.anchor;
+  const tone = admitted ? 'success' : 'error';
+  return (
+    <Box
+      data-testid={`individual-trust-${individual.id}`}
+      data-admitted={admitted}
+      sx={{
+        mt: 1.5,
+        p: 1.5,
+        borderRadius: 2,
+        bgcolor: admitted ? 'grey.50' : `${tone}.50`,
+        border: '1px solid',
+        borderColor: admitted ? 'divider' : `${tone}.200`,
+      }}
+    >
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+        {admitted ? (
+          <GppGoodOutlined sx={{ fontSize: 20, color: 'success.main', mt: '1px' }} />
+        ) : (
+          <GppBadOutlined sx={{ fontSize: 20, color: 'error.main', mt: '1px' }} />
+        )}
+        <Box sx={{ minWidth: 0 }}>
+          <Typography variant="subtitle2" sx={{ color: admitted ? 'success.dark' : 'error.dark' }}>
+            {t(admitted ? 'verifications.trust.admittedTitle' : 'verifications.trust.refusedTitle')}
+          </Typography>
+          <Typography
+            variant="body2"
+            sx={{ overflowWrap: 'anywhere' }}
+            data-testid={`individual-trust-reason-${individual.id}`}
+          >
+            {describeIssuerTrust(t, trust, individual.issuer)}
+          </Typography>
+        </Box>
+      </Box>
+      <Box
+        component="dl"
+        sx={{
+          m: 0,
+          mt: 1,
+          ml: { sm: 3.5 },
+          display: 'grid',
+          gridTemplateColumns: 'auto minmax(0, 1fr)',
+          columnGap: 2,
+          rowGap: 0.25,
+          '& dt': { color: 'text.secondary', typography: 'body2' },
+          '& dd': { m: 0, typography: 'body2', minWidth: 0, overflowWrap: 'anywhere' },
+        }}
+      >
+        {individual.issuer && (
+          <>
+            <dt>{t('verifications.trust.issuer')}</dt>
+            <dd>
+              <Box component="code" sx={mono}>
+                {individual.issuer}
+              </Box>
+            </dd>
+          </>
+        )}
+        <dt>{t('verifications.trust.key')}</dt>
+        <dd data-testid={`individual-trust-key-${individual.id}`}>
+          {t(KEY_SOURCES[trust.key_source])}
+          {trust.certificate && (
+            <Box component="span" sx={{ color: 'text.secondary' }}>
+              {' · '}
+              {trust.certificate.subject}
+            </Box>
+          )}
+        </dd>
+        {anchor && (
+          <>
+            <dt>{t('verifications.trust.anchor')}</dt>
+            <dd data-testid={`individual-trust-anchor-${individual.id}`}>{anchorName(t, anchor)}</dd>
+          </>
+        )}
+        {trust.organization && (
+          <>
+            <dt>{t('verifications.trust.organization')}</dt>
+            <dd data-testid={`individual-trust-organization-${individual.id}`}>
+              {trust.organization.name}
+              <Box component="span" sx={{ color: trust.organization.verified ? 'success.dark' : 'text.secondary' }}>
+                {' · '}
+                {t(
+                  trust.organization.verified
+                    ? 'verifications.trust.organizationVerified'
+                    : 'verifications.trust.organizationNotVerified',
+                )}
+              </Box>
+            </dd>
+          </>
+        )}
+        <dt>{t('verifications.trust.policy')}</dt>
+        <dd>{t(`verifications.trustPolicies.${trust.policy}`)}</dd>
+      </Box>
     </Box>
   );
 }

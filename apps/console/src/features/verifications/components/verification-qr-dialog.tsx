@@ -7,18 +7,25 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
 import { useId, useRef } from 'react';
 import { useTranslation } from '../../../i18n/index.ts';
 import { absoluteLink } from './format.ts';
+import { VerificationLinkSecretPanel } from './verification-link-secret-panel.tsx';
 
-/** The holder link as a QR code, to show on a screen or print; the link itself to copy or open. */
+/**
+ * The holder link as a QR code, to show on a screen or print; the link itself to copy or open; and, for
+ * integrators, how to sign links for their own customers.
+ */
 export function VerificationQrDialog({
+  organizationId,
   verification,
   onCopy,
   onClose,
 }: {
+  organizationId: string;
   verification: Verification | null;
   onCopy: (verification: Verification) => void;
   onClose: () => void;
@@ -31,7 +38,7 @@ export function VerificationQrDialog({
   const current = shown.current;
   const link = current ? absoluteLink(current.link) : '';
   return (
-    <Dialog open={verification !== null} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby={titleId}>
+    <Dialog open={verification !== null} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
       {current && (
         <>
           <DialogTitle id={titleId} sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
@@ -56,6 +63,13 @@ export function VerificationQrDialog({
             >
               {link}
             </Typography>
+            <Divider sx={{ my: 2.5 }} />
+            <VerificationLinkSecretPanel
+              key={current.id}
+              organizationId={organizationId}
+              verification={current}
+              link={link}
+            />
           </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2.5, flexWrap: 'wrap', gap: 1 }}>
             <Button color="secondary" startIcon={<ContentCopyOutlined />} onClick={() => onCopy(current)}>

@@ -27,6 +27,7 @@ let lists: Record<'SINGLE' | 'MULTI', Verification[]>;
 let listStatus: number;
 let deleteStatus: number;
 let individuals: VerificationIndividual[];
+let linkSecret: string;
 /** List answers wait until both lists have been asked for: a sequential page would never load. */
 let bothAsked: Promise<void>;
 let markAsked: (type: string) => void;
@@ -37,6 +38,7 @@ beforeEach(() => {
   listStatus = 200;
   deleteStatus = 204;
   individuals = [];
+  linkSecret = 'first-secret-0123456789abcdef';
   const asked = new Set<string>();
   let release: () => void = () => {};
   bothAsked = new Promise((resolve) => {
@@ -68,6 +70,10 @@ beforeEach(() => {
           page: Number(url.searchParams.get('page')),
           limit: 10,
         });
+      }
+      if (url.pathname === `/api/verifications/${reusable.id}/link-secret`) {
+        if (method === 'POST') linkSecret = 'rotated-secret-0123456789abcdef';
+        return Response.json({ secret: linkSecret }, { headers: { 'cache-control': 'no-store' } });
       }
       if (method === 'DELETE') {
         if (deleteStatus !== 204) return Response.json({ status: deleteStatus, code: 'X' }, { status: deleteStatus });
@@ -118,7 +124,7 @@ describe('VerificationsPage', { timeout: 30_000 }, () => {
       schema: workCertificateReference,
     });
     const own = verification('77777777-7777-4777-8777-777777777702', {
-      schema: { ...reusable.schema, slug: membership.slug, deleteable: true },
+      schema: { ...reusable.schema!, slug: membership.slug, deleteable: true },
     });
     // An answer from an API without the slug and the flag: shown as written.
     const older = verification('77777777-7777-4777-8777-777777777703', {
@@ -296,5 +302,153 @@ describe('VerificationsPage', { timeout: 30_000 }, () => {
         'age は 18 より大きい必要があります（提示された値: 17）',
       ),
     );
+  });
+  it('names another issuer’s credential type by its vct in the list', async () => {
+    const external = verification('77777777-7777-4777-8777-777777777704', {
+      name: 'Residence',
+      schema: null,
+      credential: {
+        format: 'dc+sd-jwt',
+        vct_values: ['urn:eudi:pid:1', 'https://issuer.example.com/pid'],
+        claims: [{ name: 'country', path: ['address', 'country'], type: 'TEXT' }],
+      },
+      attributes: [],
+      requested_attribute_ids: [],
+      requested_claims: ['country'],
+    });
+    lists.MULTI = [external];
+    renderPage();
+    const row = await screen.findByTestId(`verification-row-${external.id}`);
+    expect(row.textContent).toContain('urn:eudi:pid:1 +1 · another issuer');
+  });
+
+  it('shows why each issuer was admitted or refused, and whether the customer id is vouched for', async () => {
+    individuals = [
+      individual('77777777-7777-4777-8777-777777777777', {
+        customer_id: 'crm-4711',
+        customer_verified: true,
+        issuer: 'https://issuer.example.com',
+        presented_claims: { age: 30 },
+        issuer_trust: {
+          admitted: true,
+          reason: 'TRUST_ANCHOR',
+          detail: 'Admitted: certified by Example Root CA',
+          policy: 'TRUST_ANCHORS',
+          key_source: 'x5c',
+          certificate: {
+            subject: 'CN=issuer.example.com',
+            anchor: { subject: 'CN=Example Root CA', name: 'Example Root CA', origin: 'ORGANIZATION' },
+          },
+          organization: null,
+        },
+      }),
+      individual('88888888-8888-4888-8888-888888888888', {
+        customer_id: '4444-5555-6666',
+        status: 'FAILED',
+        issuer: 'did:web:stranger.example',
+        issuer_trust: {
+          admitted: false,
+          reason: 'NOT_A_PLATFORM_ORGANIZATION',
+          detail: 'Refused: did:web:stranger.example is not an organization of this platform',
+          policy: 'PLATFORM_VERIFIED',
+          key_source: 'did',
+          certificate: null,
+          organization: null,
+        },
+        checks: [{ code: 'TRUSTED_ISSUER', passed: false }],
+        validation_error: 'TRUSTED_ISSUER',
+      }),
+      individual('99999999-9999-4999-8999-999999999999', {
+        customer_id: '1111-2222-3333',
+        issuer: 'https://acme.example/orgs/1',
+        issuer_trust: {
+          admitted: true,
+          reason: 'SOMETHING_NEW',
+          detail: 'Admitted: a reason this console does not know yet',
+          policy: 'PLATFORM_VERIFIED',
+          key_source: 'metadata',
+          certificate: null,
+          organization: { id: organization.id, name: 'Acme', verified: true },
+        },
+      }),
+    ];
+    const { user } = renderPage();
+    await user.click(await screen.findByTestId(`verification-history-${reusable.id}`));
+    await screen.findByTestId('verification-history-list');
+
+    const admitted = screen.getByTestId('individual-trust-77777777-7777-4777-8777-777777777777');
+    expect(admitted.getAttribute('data-admitted')).toBe('true');
+    expect(admitted.textContent).toContain('Issuer admitted');
+    expect(screen.getByTestId('individual-trust-reason-77777777-7777-4777-8777-777777777777').textContent).toBe(
+      "Admitted because the issuer's certificate is certified by Example Root CA.",
+    );
+    expect(screen.getByTestId('individual-trust-key-77777777-7777-4777-8777-777777777777').textContent).toBe(
+      'Certificate chain · CN=issuer.example.com',
+    );
+    expect(screen.getByTestId('individual-trust-anchor-77777777-7777-4777-8777-777777777777').textContent).toBe(
+      'Example Root CA',
+    );
+    const vouched = screen.getByTestId('individual-customer-verified-77777777-7777-4777-8777-777777777777');
+    expect(vouched.textContent).toBe('Verified customer');
+
+    const refused = screen.getByTestId('individual-trust-88888888-8888-4888-8888-888888888888');
+    expect(refused.getAttribute('data-admitted')).toBe('false');
+    expect(refused.textContent).toContain('Issuer refused');
+    expect(screen.getByTestId('individual-trust-reason-88888888-8888-4888-8888-888888888888').textContent).toBe(
+      'Refused because did:web:stranger.example is not an organization of this platform.',
+    );
+    expect(screen.getByTestId('individual-trust-key-88888888-8888-4888-8888-888888888888').textContent).toBe(
+      'DID document',
+    );
+    expect(screen.getByTestId('individual-customer-verified-88888888-8888-4888-8888-888888888888').textContent).toBe(
+      'Unverified label',
+    );
+
+    // A reason this console does not know: the API's own words.
+    expect(screen.getByTestId('individual-trust-reason-99999999-9999-4999-8999-999999999999').textContent).toBe(
+      'Admitted: a reason this console does not know yet',
+    );
+    expect(screen.getByTestId('individual-trust-organization-99999999-9999-4999-8999-999999999999').textContent).toBe(
+      'Acme · verified on this platform',
+    );
+
+    i18n.changeLanguage('ja');
+    await waitFor(() =>
+      expect(screen.getByTestId('individual-trust-reason-77777777-7777-4777-8777-777777777777').textContent).toBe(
+        '発行者の証明書が Example Root CA によって認証されているため、受け入れました。',
+      ),
+    );
+  });
+
+  it('reveals the link secret only on request, and replaces it after a confirmation', async () => {
+    const { user } = renderPage();
+    await user.click(await screen.findByTestId(`verification-qr-${reusable.id}`));
+    const panel = await screen.findByTestId('verification-link-secret');
+    const secretCalls = () => calls.filter((c) => c.url.pathname.endsWith('/link-secret'));
+    expect(secretCalls()).toHaveLength(0);
+    expect(within(panel).getByTestId('link-secret-recipe').textContent).toContain(
+      `signature = base64url(HMAC-SHA256(secret, "${reusable.id}.{customer}.{expires}"))`,
+    );
+    expect(within(panel).getByTestId('link-secret-recipe').textContent).toContain(
+      `${window.location.origin}/connect/redirect/${reusable.id}?customer={customer}&expires={unix seconds}`,
+    );
+
+    await user.click(within(panel).getByTestId('link-secret-reveal'));
+    expect((await within(panel).findByTestId('link-secret-value')).textContent).toBe(linkSecret);
+    expect(secretCalls()[0]?.method).toBe('GET');
+    expect(secretCalls()[0]?.headers.get('CurrentIdentity')).toBe(organization.id);
+    await user.click(within(panel).getByTestId('link-secret-copy'));
+    expect(await navigator.clipboard.readText()).toBe('first-secret-0123456789abcdef');
+
+    await user.click(within(panel).getByTestId('link-secret-rotate'));
+    const confirm = await screen.findByRole('dialog', { name: 'Replace the link secret?' });
+    expect(confirm.textContent).toContain('Links signed with the current secret stop vouching for their customers');
+    expect(secretCalls().some((c) => c.method === 'POST')).toBe(false);
+    await user.click(within(confirm).getByTestId('link-secret-rotate-confirm'));
+    await waitFor(() =>
+      expect(within(panel).getByTestId('link-secret-value').textContent).toBe('rotated-secret-0123456789abcdef'),
+    );
+    expect(secretCalls().filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(notificationStore.get()?.title).toBe('Link secret replaced');
   });
 });

@@ -245,7 +245,12 @@ export function VerificationsPage() {
           </Box>
         </Card>
       )}
-      <VerificationQrDialog verification={qrFor} onCopy={actions.onCopyLink} onClose={() => setQrFor(null)} />
+      <VerificationQrDialog
+        organizationId={organizationId}
+        verification={qrFor}
+        onCopy={actions.onCopyLink}
+        onClose={() => setQrFor(null)}
+      />
       <VerificationHistoryDialog
         organizationId={organizationId}
         verification={historyFor}

@@ -19,8 +19,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../i18n/index.ts';
-import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
-import { creatorName, formatDate } from './format.ts';
+import { creatorName, credentialTypeName, formatDate } from './format.ts';
 import { VerificationStatusChip } from './verification-status-chip.tsx';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;
@@ -92,7 +91,7 @@ function DesktopTable({ type, verifications, ...actions }: Props) {
                   {verification.name}
                 </Typography>
                 <Typography variant="caption" sx={{ color: 'text.secondary', fontSize: 13, overflowWrap: 'anywhere' }}>
-                  {credentialSchemaText(verification.schema, i18n).name}
+                  {credentialTypeName(verification, i18n)}
                 </Typography>
               </TableCell>
               <TableCell>
@@ -144,7 +143,7 @@ function MobileList({ type, verifications, ...actions }: Props) {
                   {verification.name}
                 </Typography>
                 <Typography variant="caption" sx={{ color: 'text.secondary', fontSize: 13, overflowWrap: 'anywhere' }}>
-                  {credentialSchemaText(verification.schema, i18n).name}
+                  {credentialTypeName(verification, i18n)}
                 </Typography>
               </Box>
               {type === 'SINGLE' && (

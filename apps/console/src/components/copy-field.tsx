@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useCopyToClipboard } from '../hooks/use-copy-to-clipboard.ts';
+import { useCopyToClipboard } from '../lib/use-copy-to-clipboard.ts';
 
 /** A labelled value in a monospace box with a copy button (key ids, secrets, the base URL, commands). */
 export function CopyField({

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { useTranslation } from '../../../i18n/index.ts';
-import { notify } from '../../../lib/notifications.ts';
+import { useTranslation } from '../i18n/index.ts';
+import { notify } from './notifications.ts';
 
 /** Copies a value and says so; where the clipboard is refused (insecure origin), the value is shown instead. */
 export function useCopyToClipboard() {

@@ -1,0 +1,284 @@
+import type { IssuerTrustReason } from '@cp/contracts';
+import {
+  bindIssuerKey,
+  type CertificationPath,
+  certificateSubject,
+  type IssuerAdmission,
+  type IssuerBinding,
+  type IssuerTrustOptions,
+  issuerIdentifiers,
+  keyOrigin,
+  type PresentationVerifierDeps,
+  sameIssuer,
+  validateCertificationPath,
+  verifyStatusListToken,
+} from '@cp/credentials';
+import type { Database, schema } from '@cp/db';
+import type { ResourceFetcher } from '../../lib/resource-fetcher.ts';
+import * as organizationsService from '../organizations/organizations.service.ts';
+import * as trustAnchorsService from '../trust-anchors/trust-anchors.service.ts';
+
+/**
+ * The verifier's trust: which certificate authorities may end an `x5c` path (the platform CA, the
+ * platform-wide VERIFIER_TRUST_ANCHORS_FILE, the organization's own anchors), the binding of keys to
+ * issuers (bindIssuerKey, the one function shared with the wallet), and each verification's trust policy
+ * with the rule that a type belongs to its issuer. Every outcome says why the issuer was admitted or refused.
+ */
+
+/** Where an anchor comes from: the platform's CA, the platform-wide file, or the organization itself. */
+export type AnchorOrigin = 'PLATFORM_CA' | 'PLATFORM_LIST' | 'ORGANIZATION';
+
+export interface Anchor {
+  pem: string;
+  origin: AnchorOrigin;
+  /** What people call it: the anchor's name in the console, or its subject. */
+  name: string;
+  anchorId?: string;
+}
+
+/** What a verification's outcome keeps about its issuer (`verification_individuals.issuer_trust`). */
+export interface IssuerTrustRecord extends IssuerAdmission {
+  policy: schema.TrustPolicy;
+  key_source: IssuerBinding['source'];
+  /** x5c: the leaf's subject, and the anchor its path ends at. */
+  certificate: { subject: string; anchor: { subject: string; name: string; origin: AnchorOrigin } | null } | null;
+  /** The issuer is an organization of this platform. */
+  organization: { id: string; name: string; verified: boolean } | null;
+}
+
+export interface VerifierTrustOptions {
+  db: Database;
+  publicUrl: string;
+  fetcher: ResourceFetcher;
+  /** The platform CA and VERIFIER_TRUST_ANCHORS_FILE. */
+  platformAnchors: Anchor[];
+  allowHttp: boolean;
+}
+
+/** A validated path is good for a minute: paths repeat (one per issuer key) and validating one is costly. */
+const PATH_CACHE_MS = 60_000;
+const PATH_CACHE_MAX = 500;
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+export interface VerificationTrustInput {
+  organizationId: string;
+  trustPolicy: schema.TrustPolicy;
+  trustedIssuers: string[];
+}
+
+export function verifierTrust(options: VerifierTrustOptions) {
+  const fetchJson = async (url: string) => JSON.parse(await options.fetcher.text(url, 'application/json')) as unknown;
+  const allowHttp = () => options.allowHttp;
+  const publicUrl = options.publicUrl.replace(/\/+$/, '');
+  const organizationIssuer = new RegExp(`^${escapeRegExp(publicUrl)}/orgs/(${UUID})$`, 'i');
+  const organizationType = new RegExp(`^${escapeRegExp(publicUrl)}/orgs/(${UUID})/vct/`, 'i');
+  const platformType = `${publicUrl}/vct/`;
+
+  const paths = new Map<string, { at: number; path: Promise<CertificationPath> }>();
+  const validatePath = (x5c: unknown, anchors: string[], now?: Date) => {
+    if (now) return validateCertificationPath(x5c, anchors, now);
+    const key = `${JSON.stringify(x5c)}|${anchors.join('')}`;
+    const hit = paths.get(key);
+    if (hit && Date.now() - hit.at < PATH_CACHE_MS) return hit.path;
+    const path = validateCertificationPath(x5c, anchors);
+    paths.set(key, { at: Date.now(), path });
+    path.catch(() => paths.delete(key));
+    if (paths.size > PATH_CACHE_MAX) paths.delete(paths.keys().next().value as string);
+    return path;
+  };
+
+  /** The organization of this platform that `iss` names (its issuer URL or did:web), if any. */
+  const platformOrganizationId = (iss: string) => {
+    for (const name of issuerIdentifiers(iss)) {
+      const match = organizationIssuer.exec(name);
+      if (match?.[1]) return match[1].toLowerCase();
+    }
+    return undefined;
+  };
+
+  /** The anchors of one organization's verifications: the platform's and its own, read now. */
+  async function anchorsOf(organizationId: string): Promise<Anchor[]> {
+    const own = await trustAnchorsService.findAnchorCertificates(options.db, organizationId);
+    return [
+      ...options.platformAnchors,
+      ...own.map((a) => ({ pem: a.pem, origin: 'ORGANIZATION' as const, name: a.name, anchorId: a.anchorId })),
+    ];
+  }
+
+  /**
+   * The presentation verifier's dependencies for one verification: key binding with its anchors, its trust
+   * policy, the status-list check; `record()` answers what the outcome keeps about the issuer.
+   */
+  function forVerification(verification: VerificationTrustInput) {
+    let anchors: Promise<Anchor[]> | undefined;
+    const loadAnchors = () => {
+      anchors ??= anchorsOf(verification.organizationId);
+      return anchors;
+    };
+    const bindOptions = async (): Promise<IssuerTrustOptions> => ({
+      fetchJson,
+      trustAnchors: (await loadAnchors()).map((a) => a.pem),
+      allowHttp,
+      validatePath,
+    });
+    let record: IssuerTrustRecord | undefined;
+
+    const anchorOf = async (binding: IssuerBinding) => {
+      const index = binding.certificate?.path?.anchor.index;
+      return index === undefined ? undefined : (await loadAnchors())[index];
+    };
+
+    const deps: PresentationVerifierDeps = {
+      async bindIssuerKey(header, payload) {
+        // Anchors matter only for x5c; the others never read them.
+        return bindIssuerKey(
+          header,
+          payload,
+          header.x5c === undefined ? { fetchJson, trustAnchors: [], allowHttp } : await bindOptions(),
+        );
+      },
+
+      async admitIssuer(binding, credential) {
+        const anchor = await anchorOf(binding);
+        const organizationId = platformOrganizationId(binding.iss);
+        const organization = organizationId
+          ? await organizationsService.getPublicOrganization(options.db, organizationId).catch(() => undefined)
+          : undefined;
+        const verified = organization?.verifiedAt != null;
+        const admission = admit(binding, anchor, organizationId, organization, verification);
+        const type = typeBinding(credential.vct, organizationId, verified, admission, verification.trustPolicy);
+        record = {
+          ...admission,
+          policy: verification.trustPolicy,
+          key_source: binding.source,
+          certificate: binding.certificate
+            ? {
+                subject: binding.certificate.subject,
+                anchor: anchor
+                  ? {
+                      subject: binding.certificate.path?.anchor.subject ?? '',
+                      name: anchor.name,
+                      origin: anchor.origin,
+                    }
+                  : null,
+              }
+            : null,
+          organization: organization ? { id: organization.id, name: organization.name, verified } : null,
+        };
+        return { issuer: admission, type };
+      },
+
+      async fetchStatusListToken(uri, issuer) {
+        const token = await options.fetcher.text(uri, 'application/statuslist+jwt');
+        await verifyStatusListToken(token.trim(), uri, issuer, await bindOptions());
+        return token.trim();
+      },
+    };
+    return { deps, record: () => record };
+  }
+
+  /** The verification's trust policy on a bound issuer. */
+  function admit(
+    binding: IssuerBinding,
+    anchor: Anchor | undefined,
+    organizationId: string | undefined,
+    organization: { name: string; verifiedAt: Date | null } | undefined,
+    verification: VerificationTrustInput,
+  ): IssuerAdmission {
+    const refuse = (reason: IssuerTrustReason, detail: string) => ({ admitted: false, reason, detail });
+    const accept = (reason: IssuerTrustReason, detail: string) => ({ admitted: true, reason, detail });
+    // This platform's issuer identifiers are vouched for by this platform alone: a certificate from
+    // anyone else's CA naming `<PUBLIC_URL>/orgs/<id>` does not speak for that organization.
+    if (organizationId && binding.source === 'x5c' && anchor?.origin !== 'PLATFORM_CA') {
+      return refuse(
+        'PLATFORM_ISSUER_NOT_CERTIFIED_BY_PLATFORM',
+        `Refused: ${binding.iss} is an issuer of this platform, but its certificate is not from this platform's CA`,
+      );
+    }
+    if (organizationId && !organization) {
+      return refuse('UNKNOWN_PLATFORM_ORGANIZATION', `Refused: no organization of this platform is ${binding.iss}`);
+    }
+    switch (verification.trustPolicy) {
+      case 'PLATFORM_VERIFIED':
+        if (!organization) {
+          return refuse(
+            'NOT_A_PLATFORM_ORGANIZATION',
+            `Refused: ${binding.iss} is not an organization of this platform`,
+          );
+        }
+        if (!organization.verifiedAt) {
+          return refuse(
+            'ORGANIZATION_NOT_VERIFIED',
+            `Refused: ${organization.name} has not passed this platform's KYB`,
+          );
+        }
+        return accept(
+          'PLATFORM_VERIFIED_ORGANIZATION',
+          `Admitted: ${organization.name} is an organization of this platform that passed KYB`,
+        );
+      case 'NAMED_ISSUERS': {
+        const named = verification.trustedIssuers.find((trusted) => sameIssuer(trusted, binding.iss));
+        return named
+          ? accept('NAMED_ISSUER', `Admitted: ${named} is named by this verification (key ${keyOrigin(binding)})`)
+          : refuse('NOT_A_NAMED_ISSUER', `Refused: ${binding.iss} is not one of the issuers this verification names`);
+      }
+      case 'TRUST_ANCHORS':
+        if (binding.source === 'x5c' && anchor && anchor.origin !== 'PLATFORM_CA') {
+          return accept(
+            'TRUST_ANCHOR',
+            `Admitted: certified by ${anchor.name}${anchor.origin === 'PLATFORM_LIST' ? ' (platform-wide trust anchor)' : ''}`,
+          );
+        }
+        return refuse(
+          'NO_TRUST_ANCHOR',
+          `Refused: ${binding.iss} is not certified by one of the organization's trust anchors`,
+        );
+      case 'ANY_ISSUER':
+        return accept('ANY_ISSUER', `Admitted: this verification accepts any issuer; key ${keyOrigin(binding)}`);
+    }
+  }
+
+  /** A type belongs to its issuer: an organization's own type only from it; shared types from KYB-verified ones. */
+  function typeBinding(
+    vct: string | null,
+    organizationId: string | undefined,
+    verified: boolean,
+    admission: IssuerAdmission,
+    policy: schema.TrustPolicy,
+  ): { passed: boolean; detail?: string } {
+    if (!vct) return { passed: false, detail: 'The credential has no type (vct)' };
+    const owner = organizationType.exec(vct)?.[1]?.toLowerCase();
+    if (owner) {
+      return owner === organizationId
+        ? { passed: true }
+        : { passed: false, detail: `The type ${vct} belongs to another organization of this platform` };
+    }
+    if (vct.toLowerCase().startsWith(platformType.toLowerCase())) {
+      // Shared types (KYC, certificates) mean "checked by a KYB-verified organization of this platform",
+      // unless the verifier itself named or anchored this issuer.
+      if (organizationId && verified) return { passed: true };
+      if (admission.admitted && (policy === 'NAMED_ISSUERS' || policy === 'TRUST_ANCHORS')) return { passed: true };
+      return {
+        passed: false,
+        detail: `The type ${vct} is this platform's shared type: only organizations that passed KYB issue it`,
+      };
+    }
+    return { passed: true };
+  }
+
+  return { forVerification, platformOrganizationId };
+}
+
+export type VerifierTrust = ReturnType<typeof verifierTrust>;
+
+/** The platform's anchors: its CA, and every certificate of VERIFIER_TRUST_ANCHORS_FILE. */
+export function platformAnchors(caPem: string, listPems: string[]): Anchor[] {
+  return [
+    { pem: caPem, origin: 'PLATFORM_CA', name: 'this platform’s CA' },
+    ...listPems.map((pem) => ({ pem, origin: 'PLATFORM_LIST' as const, name: certificateSubject(pem) })),
+  ];
+}
+
+function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
