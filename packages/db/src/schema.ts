@@ -47,6 +47,8 @@ export const users = pgTable(
     jobTitle: text('job_title'),
     avatarUrl: text('avatar_url'),
     avatarMediaId: uuid('avatar_media_id'),
+    /** The person's language (en, ja, es, ko): the provider's `locale` claim, then the console's choice; e-mails to them use it. */
+    locale: text('locale'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -66,11 +68,18 @@ export const organizations = pgTable(
     logoMediaId: uuid('logo_media_id'),
     verificationStatus: text('verification_status').notNull().default('UNDEFINED'),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** The organization's brand colour (`#rrggbb`) on its e-mails, holder pages and issuer display; null: the product's. */
+    brandColor: text('brand_color'),
+    /** Members must have signed in with two steps (the ID token's `amr`) to act for the organization. */
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('organizations_issuer_external_id_key').on(t.issuer, t.externalId)],
 );
+
+/** A member's role: admin (members, API keys, webhooks, trust, profile, KYB) or member (schemas, issuing, verifying). */
+export type MemberRole = 'admin' | 'member';
 
 export const memberships = pgTable(
   'memberships',
@@ -83,9 +92,93 @@ export const memberships = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** 'provider' when the membership mirrors the identity provider's claim, 'local' otherwise. */
     source: text('source').notNull().default('local'),
+    role: text('role').$type<MemberRole>().notNull().default('member'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('memberships_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index('memberships_user_idx').on(t.userId),
+    index('memberships_org_role_idx').on(t.organizationId, t.role),
+  ],
+);
+
+/**
+ * A member an admin removed from an organization that the identity provider still names in the person's
+ * `organizations` claim: the next sign-in does not bring them back. An accepted invitation lifts it.
+ */
+export const membershipExclusions = pgTable(
+  'membership_exclusions',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
+);
+
+/** An invitation to join an organization, sent by e-mail; the link carries a token stored as SHA-256. */
+export const organizationInvitations = pgTable(
+  'organization_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').$type<MemberRole>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The inviter's console language: the invitation e-mail's. */
+    locale: text('locale').notNull().default('en'),
+    invitedByUserId: uuid('invited_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedByUserId: uuid('accepted_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('organization_invitations_token_key').on(t.tokenHash),
+    index('organization_invitations_org_idx').on(t.organizationId, t.createdAt),
+    uniqueIndex('organization_invitations_pending_email_key')
+      .on(t.organizationId, sql`lower(${t.email})`)
+      .where(sql`${t.acceptedAt} IS NULL AND ${t.revokedAt} IS NULL`),
+  ],
+);
+
+/**
+ * The activity log: one row per change an organization makes, append-only (a trigger refuses UPDATE).
+ * Who (a user or an API key, with the name they had then), when, what (`action`, e.g. `credential.revoked`)
+ * and the target, with a few details. Never holds secrets or claim values.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    /** USER | API_KEY | HOLDER | SYSTEM */
+    actorType: text('actor_type').notNull(),
+    actorUserId: uuid('actor_user_id'),
+    actorApiKeyId: uuid('actor_api_key_id'),
+    /** The actor's name or e-mail (a user) or the key's name, as it was when it acted. */
+    actorLabel: text('actor_label'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    targetLabel: text('target_label'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('audit_events_org_idx').on(t.organizationId, t.occurredAt, t.id),
+    index('audit_events_org_action_idx').on(t.organizationId, t.action, t.occurredAt),
+    index('audit_events_org_target_idx').on(t.organizationId, t.targetType, t.targetId),
+  ],
 );
 
 /** One sign-in attempt: PKCE verifier, state and nonce kept server-side until the code comes back. */
@@ -120,6 +213,8 @@ export const refreshTokens = pgTable(
      * from that provider session.
      */
     providerSid: text('provider_sid'),
+    /** The provider said the person signed in with two steps (`amr` with `otp`/`mfa`), kept by the family. */
+    twoFactor: boolean('two_factor').notNull().default(false),
   },
   (t) => [
     uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash),
@@ -147,12 +242,52 @@ export const accounts = pgTable(
      * marks (`user verify-email`); null for self sign-ups. Sent to clients as `email_verified`.
      */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** The authenticator app's TOTP secret (RFC 6238), encrypted under the master key; null: one step. */
+    totpSecretCiphertext: text('totp_secret_ciphertext'),
+    /** When two-step sign-in was turned on (the secret confirmed with a code); null while being set up. */
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+    /** The last TOTP time step accepted: a code is good once (RFC 6238 §5.2). */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('accounts_username_key').on(sql`lower(${t.username})`),
     uniqueIndex('accounts_email_key').on(sql`lower(${t.email})`),
+  ],
+);
+
+/** Single-use recovery codes for two-step sign-in, stored as SHA-256. */
+export const accountRecoveryCodes = pgTable(
+  'account_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('account_recovery_codes_key').on(t.accountId, t.codeHash)],
+);
+
+/** "Forgot password?" links: single use, short-lived, the token stored as SHA-256. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('password_resets_token_key').on(t.tokenHash),
+    index('password_resets_account_idx').on(t.accountId, t.createdAt),
   ],
 );
 
@@ -525,6 +660,8 @@ export const credentialDeliveries = pgTable(
     message: text('message'),
     /** The e-mail's language (en, ja, es, ko): the console language of whoever sent it. */
     locale: text('locale').notNull().default('en'),
+    /** 1 for the first e-mail of a credential, 2, 3… for each "resend": each one sent exactly once. */
+    sequence: integer('sequence').notNull().default(1),
     /** QUEUED | SENDING | SENT | FAILED */
     status: text('status').notNull().default('QUEUED'),
     attempts: integer('attempts').notNull().default(0),
@@ -534,7 +671,7 @@ export const credentialDeliveries = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('credential_deliveries_credential_key').on(t.credentialId),
+    uniqueIndex('credential_deliveries_credential_key').on(t.credentialId, t.sequence),
     index('credential_deliveries_org_idx').on(t.organizationId, t.status),
   ],
 );

@@ -117,6 +117,7 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
         organizationId: organization.id,
         userId: user.id,
         source: 'provider',
+        role: 'admin',
       });
     }
     return organization;
@@ -136,6 +137,7 @@ export async function createOrganization(deps: AdminDeps, input: CreateOrganizat
     organizationId: organization.id,
     userId: user.id,
     source: 'local',
+    role: 'admin',
   });
   return organization;
 }

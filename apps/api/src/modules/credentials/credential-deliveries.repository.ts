@@ -42,7 +42,7 @@ export async function queueDeliveriesForSchema(
   const rows = await db
     .insert(credentialDeliveries)
     .values(candidates.map((c) => ({ credentialId: c.id, organizationId, message: mail.message, locale: mail.locale })))
-    .onConflictDoNothing({ target: credentialDeliveries.credentialId })
+    .onConflictDoNothing({ target: [credentialDeliveries.credentialId, credentialDeliveries.sequence] })
     .returning({ id: credentialDeliveries.id });
   return { queued: rows.map((r) => r.id), last: candidates[candidates.length - 1]!.id };
 }

@@ -1,7 +1,7 @@
 import { type Database, schema } from '@cp/db';
 import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 
-const { organizations, memberships } = schema;
+const { organizations, memberships, membershipExclusions } = schema;
 export type OrganizationRow = typeof organizations.$inferSelect;
 
 /** Organizations the user belongs to, oldest first (a stable order for the switcher). */
@@ -64,9 +64,33 @@ export async function insertOrganization(
 
 export async function insertMembership(
   db: Database,
-  values: { organizationId: string; userId: string; source: 'local' | 'provider' },
+  values: { organizationId: string; userId: string; source: 'local' | 'provider'; role: schema.MemberRole },
 ) {
   await db.insert(memberships).values(values).onConflictDoNothing();
+}
+
+/**
+ * Provider-claimed memberships: each organization the user is not yet a member of, unless an admin removed
+ * them from it (membership_exclusions). The first member of an organization is its admin (the provider's
+ * creator); later ones join as members.
+ */
+export async function insertProviderMemberships(db: Database, userId: string, organizationIds: string[]) {
+  for (const organizationId of organizationIds) {
+    const [excluded] = await db
+      .select({ userId: membershipExclusions.userId })
+      .from(membershipExclusions)
+      .where(and(eq(membershipExclusions.organizationId, organizationId), eq(membershipExclusions.userId, userId)));
+    if (excluded) continue;
+    const [admin] = await db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'admin')))
+      .limit(1);
+    await db
+      .insert(memberships)
+      .values({ organizationId, userId, source: 'provider', role: admin ? 'member' : 'admin' })
+      .onConflictDoNothing();
+  }
 }
 
 /** Inserts provider organizations that are not known yet and returns every one of them by external id. */

@@ -33,14 +33,14 @@ export async function updateOrganization(
   return row;
 }
 
-/** An organization created in the console (providers without organizations); the creator becomes a member. */
+/** An organization created in the console (providers without organizations); the creator becomes its admin. */
 export async function createOrganization(db: Database, userId: string, input: CreateOrganizationRequest) {
   return db.transaction(async (tx) => {
     const organization = await repository.insertOrganization(tx, {
       name: input.name,
       description: input.description || null,
     });
-    await repository.insertMembership(tx, { organizationId: organization.id, userId, source: 'local' });
+    await repository.insertMembership(tx, { organizationId: organization.id, userId, source: 'local', role: 'admin' });
     return organization;
   });
 }
@@ -78,9 +78,11 @@ export async function syncProviderOrganizations(db: Database, userId: string, is
       issuer,
       parsed.data.map((c) => ({ externalId: c.id, name: c.name, description: c.description ?? null })),
     );
-    for (const row of rows) {
-      await repository.insertMembership(tx, { organizationId: row.id, userId, source: 'provider' });
-    }
+    await repository.insertProviderMemberships(
+      tx,
+      userId,
+      rows.map((r) => r.id),
+    );
     await repository.removeProviderMembershipsExcept(
       tx,
       userId,
