@@ -102,7 +102,7 @@ async function organizationWithSchema(handle: DatabaseHandle) {
     .returning();
   const record = await createCredentialSchema(
     db,
-    { organizationId: organization!.id, userId: user!.id },
+    { organizationId: organization!.id, userId: user!.id, actor: { kind: 'user', userId: user!.id } },
     {
       name: 'Bench diploma',
       attributes: [
@@ -114,7 +114,12 @@ async function organizationWithSchema(handle: DatabaseHandle) {
       ],
     },
   );
-  return { organizationId: organization!.id, userId: user!.id, schemaId: record.schema.id };
+  return {
+    organizationId: organization!.id,
+    userId: user!.id,
+    actor: { kind: 'user', userId: user!.id } as const,
+    schemaId: record.schema.id,
+  };
 }
 
 const results: string[] = [];

@@ -116,7 +116,11 @@ if (process.send) {
       .update(schema.organizations)
       .set({ verificationStatus: 'APPROVED', verifiedAt: new Date() })
       .where(eq(schema.organizations.id, organization.id));
-    const scope = { organizationId: organization.id, userId: user.id };
+    const scope = {
+      organizationId: organization.id,
+      userId: user.id,
+      actor: { kind: 'user', userId: user.id } as const,
+    };
     const record = await credentialSchemasService.createCredentialSchema(db, scope, {
       name: 'Membership',
       attributes: BENCH_ATTRIBUTES,

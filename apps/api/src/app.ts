@@ -18,6 +18,7 @@ import { AppError, problemBody } from './errors/app-error.ts';
 import { fastifyRateLimitStore } from './lib/rate-limit-store.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { auditEventsRoutes } from './modules/audit-events/audit-events.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { clientErrorsRoutes } from './modules/client-errors/client-errors.routes.ts';
 import { credentialSchemasRoutes } from './modules/credential-schemas/credential-schemas.routes.ts';
@@ -181,6 +182,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(verificationsRoutes(ctx));
       await api.register(trustAnchorsRoutes(ctx));
       await api.register(webhooksRoutes(ctx));
+      await api.register(auditEventsRoutes(ctx));
     },
     { prefix: '/api' },
   );

@@ -267,7 +267,11 @@ describe('the import job', () => {
     const deps = { ...importDeps(t.runtime.ctx), enqueue: async () => {} }; // the test runs the job itself
     const row = await importsService.startImport(
       deps,
-      { organizationId: org.organization.id, userId: org.member.user.id },
+      {
+        organizationId: org.organization.id,
+        userId: org.member.user.id,
+        actor: { kind: 'user', userId: org.member.user.id },
+      },
       { schema_id: org.schemaRecord.schema.id },
       Buffer.from([HEADER, ...rows].join('\n')),
     );

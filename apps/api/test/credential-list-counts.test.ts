@@ -140,7 +140,11 @@ describe('credential list totals, EXPIRED and search', () => {
     });
     const other = await credentialSchemasService.createCredentialSchema(
       db(),
-      { organizationId: acme.organization.id, userId: acme.member.user.id },
+      {
+        organizationId: acme.organization.id,
+        userId: acme.member.user.id,
+        actor: { kind: 'user', userId: acme.member.user.id },
+      },
       { name: 'Diploma', attributes: [{ name: 'level', type: 'TEXT' }] },
     );
     const schemaIds = [acme.schemaRecord.schema.id, other.schema.id];

@@ -189,7 +189,7 @@ describe('credential schemas', () => {
     const bob = await buildMember('Globex');
     const { row, secret } = await createApiKey(
       t.runtime.ctx.database.db,
-      { organizationId: alice.organization.id, userId: alice.user.id },
+      { organizationId: alice.organization.id, userId: alice.user.id, actor: { kind: 'user', userId: alice.user.id } },
       { name: 'ERP' },
     );
     const headers = { authorization: `Basic ${Buffer.from(`${row.keyId}:${secret}`).toString('base64')}` };

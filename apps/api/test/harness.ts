@@ -174,7 +174,7 @@ export async function buildVerifiedOrganization(t: TestApp, name: string, schema
     .where(eq(schema.organizations.id, organization.id));
   const schemaRecord = await credentialSchemasService.createCredentialSchema(
     t.runtime.ctx.database.db,
-    { organizationId: organization.id, userId: member.user.id },
+    { organizationId: organization.id, userId: member.user.id, actor: { kind: 'user', userId: member.user.id } },
     schemaInput,
   );
   return { organization, schemaRecord, member, headers: { ...member.auth, currentidentity: organization.id } };

@@ -370,7 +370,7 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
     const organization = await buildOrganization(t, member.user.id, 'Unverified Co');
     const record = await credentialSchemasService.createCredentialSchema(
       t.runtime.ctx.database.db,
-      { organizationId: organization.id, userId: member.user.id },
+      { organizationId: organization.id, userId: member.user.id, actor: { kind: 'user', userId: member.user.id } },
       { name: 'Badge', attributes: [{ name: 'level', type: 'NUMBER' }] },
     );
     const headers = { ...member.auth, currentidentity: organization.id };

@@ -231,6 +231,8 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
     'PUT /api/webhooks/:id': () => ({ payload: { description: 'taken over', url: 'https://attacker.example/hook' } }),
     'PATCH /api/webhooks/:id': () => ({ payload: { description: 'taken over', url: 'https://attacker.example/hook' } }),
     'GET /api/credentials/import/template': () => ({ query: `?schema_id=${ids.schema}` }),
+    // The activity log, asked for the events of one of the organization's credentials.
+    'GET /api/audit-events': () => ({ query: `?filter.target_type=credential&filter.target_id=${ids.credential}` }),
     'POST /api/webhooks/:id/test': () => ({}),
     'POST /api/verifications/:id/individuals': () => ({ payload: { customer_id: 'hijacked-customer' } }),
     'POST /api/verifications/:id/link-secret': () => ({}),

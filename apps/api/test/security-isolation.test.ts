@@ -79,6 +79,7 @@ async function snapshotOfA() {
     'kyb_applications',
     'media',
     'memberships',
+    'audit_events',
   ];
   const snapshot: Record<string, unknown> = {};
   for (const table of tables) {
@@ -165,6 +166,22 @@ describe('organization isolation over the whole route table', () => {
     }
     expect(failures).toEqual([]);
     expect(await snapshotOfA()).toEqual(before);
+  });
+
+  it("lets A's member read A's activity with the query the other callers were refused or shown nothing for", async () => {
+    const sample = sampleFor(a, { method: 'GET', url: '/api/audit-events', schema: undefined });
+    const response = await t.app.inject({ url: `/api/audit-events${sample?.query ?? ''}`, headers: a.headers });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().results).toEqual([
+      expect.objectContaining({
+        action: 'credential.issued',
+        target: expect.objectContaining({ id: a.ids.credential }),
+      }),
+    ]);
+    for (const headers of [b.headers, b.apiKeyAuth]) {
+      const other = await t.app.inject({ url: `/api/audit-events${sample?.query ?? ''}`, headers });
+      expect(other.json()).toMatchObject({ results: [], total: 0 });
+    }
   });
 
   it("lets A's member read each of those objects (the ids above are real)", async () => {

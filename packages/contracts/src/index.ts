@@ -1,5 +1,6 @@
 export * from './accept-language.ts';
 export * from './api-keys.ts';
+export * from './audit-events.ts';
 export * from './auth.ts';
 export * from './common.ts';
 export * from './credential-imports.ts';

@@ -2,6 +2,7 @@ import { zCreateApiKeyRequest } from '@cp/contracts';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
 import * as apiKeysService from '../../modules/api-keys/api-keys.service.ts';
+import { ADMIN_CLI_ACTOR } from '../../modules/audit-events/audit-events.service.ts';
 import * as organizationsService from '../../modules/organizations/organizations.service.ts';
 import type { AdminCommand } from './types.ts';
 
@@ -20,7 +21,7 @@ export const apiKeyCommands: Record<string, AdminCommand> = {
       if (!organizations.some((o) => o.id === organizationId.data)) throw new AppError('ORGANIZATION_NOT_FOUND');
       const { row, secret } = await apiKeysService.createApiKey(
         deps.db,
-        { organizationId: organizationId.data, userId: null },
+        { organizationId: organizationId.data, userId: null, actor: ADMIN_CLI_ACTOR },
         input.data,
       );
       return `key: ${row.keyId}\nsecret: ${secret}`;

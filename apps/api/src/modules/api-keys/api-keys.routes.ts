@@ -33,7 +33,11 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const userOnly = authenticate(ctx);
   const member = (request: Parameters<typeof requireUser>[0]) => {
     const { userId } = requireUser(request);
-    return { organizationId: requireOrganization(request).organizationId, userId };
+    return {
+      organizationId: requireOrganization(request).organizationId,
+      userId,
+      actor: { kind: 'user', userId } as const,
+    };
   };
 
   return async (app) => {
@@ -90,9 +94,9 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { organizationId } = member(request);
+        const { organizationId, actor } = member(request);
         return presentApiKey(
-          await apiKeysService.renameApiKey(db, organizationId, request.params.id, request.body),
+          await apiKeysService.renameApiKey(db, organizationId, request.params.id, request.body, actor),
           baseUrl,
         );
       },
@@ -112,7 +116,8 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await apiKeysService.deleteApiKey(db, member(request).organizationId, request.params.id);
+        const { organizationId, actor } = member(request);
+        await apiKeysService.deleteApiKey(db, organizationId, request.params.id, actor);
         return reply.status(204).send(null);
       },
     );

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { API_KEY_ID_PATTERN, type CreateApiKeyRequest, type PageQuery, type UpdateApiKeyRequest } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
+import { type AuditActor, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as repository from './api-keys.repository.ts';
 
 export interface ApiKeyPrincipal {
@@ -39,30 +40,61 @@ export function findApiKeys(db: Database, organizationId: string, page: Pick<Pag
 /** Creates a key; the plaintext secret exists only in this answer. */
 export async function createApiKey(
   db: Database,
-  params: { organizationId: string; userId: string | null },
+  params: { organizationId: string; userId: string | null; actor: AuditActor },
   input: CreateApiKeyRequest,
 ) {
   const secret = generateSecret();
-  const row = await repository.insertApiKey(db, params.organizationId, {
-    name: input.name,
-    keyId: generateKeyId(),
-    secretHash: hashSecret(secret),
-    lastFour: secret.slice(-4),
-    createdByUserId: params.userId,
+  const row = await db.transaction(async (tx) => {
+    const inserted = await repository.insertApiKey(tx, params.organizationId, {
+      name: input.name,
+      keyId: generateKeyId(),
+      secretHash: hashSecret(secret),
+      lastFour: secret.slice(-4),
+      createdByUserId: params.userId,
+    });
+    await recordAuditEvent(tx, params, {
+      action: 'api_key.created',
+      target: { id: inserted.id, label: inserted.name },
+      details: {},
+    });
+    return inserted;
   });
   return { row, secret };
 }
 
 /** 404 both for a missing key and for another organization's key: no existence leak. */
-export async function renameApiKey(db: Database, organizationId: string, id: string, input: UpdateApiKeyRequest) {
-  const row = await repository.renameApiKey(db, organizationId, id, input.name);
-  if (!row) throw new AppError('API_KEY_NOT_FOUND');
-  return row;
+export async function renameApiKey(
+  db: Database,
+  organizationId: string,
+  id: string,
+  input: UpdateApiKeyRequest,
+  actor: AuditActor,
+) {
+  return db.transaction(async (tx) => {
+    const before = await repository.findApiKey(tx, organizationId, id);
+    const row = before && (await repository.renameApiKey(tx, organizationId, id, input.name));
+    if (!row) throw new AppError('API_KEY_NOT_FOUND');
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      { action: 'api_key.updated', target: { id, label: row.name }, details: { previous_name: before.name } },
+    );
+    return row;
+  });
 }
 
-export async function deleteApiKey(db: Database, organizationId: string, id: string) {
-  const row = await repository.revokeApiKey(db, organizationId, id, new Date());
-  if (!row) throw new AppError('API_KEY_NOT_FOUND');
+export async function deleteApiKey(db: Database, organizationId: string, id: string, actor: AuditActor) {
+  await db.transaction(async (tx) => {
+    const before = await repository.findApiKey(tx, organizationId, id);
+    if (!before || !(await repository.revokeApiKey(tx, organizationId, id, new Date()))) {
+      throw new AppError('API_KEY_NOT_FOUND');
+    }
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      { action: 'api_key.deleted', target: { id, label: before.name }, details: {} },
+    );
+  });
 }
 
 /**

@@ -66,10 +66,9 @@ export function credentialSchemasRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request, reply) => {
-        const { organizationId, userId } = requireOrganization(request);
         const record = await credentialSchemasService.createCredentialSchema(
           db,
-          { organizationId, userId },
+          requireOrganization(request),
           request.body,
         );
         return reply.status(201).send(presentCredentialSchema(record));
@@ -88,8 +87,7 @@ export function credentialSchemasRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request, reply) => {
-        const { organizationId, userId } = requireOrganization(request);
-        await credentialSchemasService.deleteCredentialSchema(db, { organizationId, userId }, request.params.id);
+        await credentialSchemasService.deleteCredentialSchema(db, requireOrganization(request), request.params.id);
         return reply.status(204).send(null);
       },
     );

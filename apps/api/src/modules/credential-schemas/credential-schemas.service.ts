@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateCredentialSchemaRequest, PageQuery } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
+import { type AuditActor, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as repository from './credential-schemas.repository.ts';
 import { platformCredentialSchemas } from './platform-credential-schemas.ts';
 
@@ -11,6 +12,7 @@ export type { CredentialSchemaRecord } from './credential-schemas.repository.ts'
 export interface CredentialSchemaScope {
   organizationId: string;
   userId: string | null;
+  actor: AuditActor;
 }
 
 /** The organization's schemas and the platform's, one page (deleted ones are not listed). */
@@ -47,8 +49,8 @@ export async function createCredentialSchema(
   input: CreateCredentialSchemaRequest,
 ) {
   const id = randomUUID();
-  await db.transaction((tx) =>
-    repository.insertCredentialSchema(tx, {
+  await db.transaction(async (tx) => {
+    await repository.insertCredentialSchema(tx, {
       id,
       organizationId: scope.organizationId,
       name: input.name,
@@ -57,8 +59,13 @@ export async function createCredentialSchema(
       issueDisabled: false,
       createdByUserId: scope.userId,
       attributes: input.attributes.map((a) => ({ name: a.name, description: a.description || null, type: a.type })),
-    }),
-  );
+    });
+    await recordAuditEvent(tx, scope, {
+      action: 'credential_schema.created',
+      target: { id, label: input.name },
+      details: { attribute_count: input.attributes.length },
+    });
+  });
   return getCredentialSchema(db, { organizationId: scope.organizationId, id });
 }
 
@@ -68,9 +75,16 @@ export async function deleteCredentialSchema(db: Database, scope: CredentialSche
   if (!isDeleteable(record.schema)) {
     throw new AppError('CREDENTIAL_SCHEMA_NOT_DELETEABLE', { detail: 'Schemas of the platform cannot be deleted.' });
   }
-  if (!(await repository.softDeleteCredentialSchema(db, scope.organizationId, id))) {
-    throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
-  }
+  await db.transaction(async (tx) => {
+    if (!(await repository.softDeleteCredentialSchema(tx, scope.organizationId, id))) {
+      throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
+    }
+    await recordAuditEvent(tx, scope, {
+      action: 'credential_schema.deleted',
+      target: { id, label: record.schema.name },
+      details: {},
+    });
+  });
 }
 
 export const isDeleteable = (row: { organizationId: string | null }) => row.organizationId !== null;

@@ -2,6 +2,7 @@ import type { CredentialMailLocale, NotifyViaSchemaRequest } from '@cp/contracts
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import { type AuditActor, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import * as kybService from '../kyb/kyb.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
@@ -29,24 +30,41 @@ export async function notifyViaSchema(
   deps: DeliveryDeps,
   organizationId: string,
   input: NotifyViaSchemaRequest & { locale: CredentialMailLocale },
+  actor: AuditActor,
 ) {
   await kybService.assertOrganizationVerified(deps.db, organizationId);
   // Another organization's schema is not found.
-  await credentialSchemasService.getCredentialSchema(deps.db, { organizationId, id: input.schema_id });
+  const schema = await credentialSchemasService.getCredentialSchema(deps.db, { organizationId, id: input.schema_id });
   // Deliveries left QUEUED by an earlier call whose jobs were never sent get their job again (the claim
   // makes a second job harmless).
   const leftovers = await repository.findQueuedDeliveries(deps.db, organizationId, input.schema_id);
   let queued = 0;
   let after: string | null = null;
   for (;;) {
-    const page = await repository.queueDeliveriesForSchema(
-      deps.db,
-      organizationId,
-      input.schema_id,
-      { message: input.message || null, locale: input.locale },
-      after,
-      QUEUE_PAGE,
-    );
+    // The activity log gets one `credential.sent` per page queued (a Send of 100,000 credentials writes 100
+    // events, not 100,000), in the page's own transaction: queued deliveries always have their event.
+    const page = await deps.db.transaction(async (tx) => {
+      const queuedPage = await repository.queueDeliveriesForSchema(
+        tx,
+        organizationId,
+        input.schema_id,
+        { message: input.message || null, locale: input.locale },
+        after,
+        QUEUE_PAGE,
+      );
+      if (queuedPage.queued.length > 0) {
+        await recordAuditEvent(
+          tx,
+          { organizationId, actor },
+          {
+            action: 'credential.sent',
+            target: { id: schema.schema.id, label: schema.schema.name },
+            details: { count: queuedPage.queued.length },
+          },
+        );
+      }
+      return queuedPage;
+    });
     for (const id of page.queued) await deps.enqueue(id);
     queued += page.queued.length;
     if (page.last === null) break;

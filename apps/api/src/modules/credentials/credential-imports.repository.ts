@@ -51,15 +51,18 @@ export async function updateProgress(
     .where(and(eq(credentialImports.id, id), eq(credentialImports.status, 'PROCESSING')));
 }
 
+/** PROCESSING → COMPLETED or FAILED; answers the finished row, or undefined when it was finished already. */
 export async function finishImport(
   db: Database,
   id: string,
   outcome: { status: 'COMPLETED' | 'FAILED'; failureReason?: string | null },
 ) {
-  await db
+  const [row] = await db
     .update(credentialImports)
     .set({ status: outcome.status, failureReason: outcome.failureReason ?? null, completedAt: new Date() })
-    .where(eq(credentialImports.id, id));
+    .where(and(eq(credentialImports.id, id), eq(credentialImports.status, 'PROCESSING')))
+    .returning();
+  return row;
 }
 
 /** Rows of the import already stored as credentials (a re-run after a crash skips them). */

@@ -152,10 +152,10 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         },
       },
       async (request) => {
-        const { organizationId } = requireOrganization(request);
+        const { organizationId, actor } = requireOrganization(request);
         const locale =
           request.body.locale ?? credentialMailLocaleFromAcceptLanguage(request.headers['accept-language']);
-        return deliveriesService.notifyViaSchema(deliveries, organizationId, { ...request.body, locale });
+        return deliveriesService.notifyViaSchema(deliveries, organizationId, { ...request.body, locale }, actor);
       },
     );
   };

@@ -12,6 +12,7 @@ import { parse } from 'csv-parse';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { type AuditActor, recordAuditEvent, SYSTEM_ACTOR } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import * as kybService from '../kyb/kyb.service.ts';
 import * as repository from './credential-imports.repository.ts';
@@ -163,7 +164,7 @@ function checkHeader(header: string[], expected: string[]) {
 /** Validates an upload, stores the file, records the import (PENDING) and queues its job. */
 export async function startImport(
   deps: ImportDeps,
-  scope: { organizationId: string; userId: string | null },
+  scope: { organizationId: string; userId: string | null; actor: AuditActor },
   fields: CredentialImportFields,
   bytes: Buffer,
 ) {
@@ -178,16 +179,25 @@ export async function startImport(
   const id = randomUUID();
   const storageKey = `credential-imports/${scope.organizationId}/${id}`;
   await deps.storage.put(storageKey, bytes, 'text/csv');
-  const row = await repository.insertImport(deps.db, {
-    id,
-    organizationId: scope.organizationId,
-    schemaId: record.schema.id,
-    createdByUserId: scope.userId,
-    credentialName: fields.name || record.schema.name,
-    credentialDescription: fields.description || null,
-    storageKey,
-    status: 'PENDING',
-    totalCount,
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await repository.insertImport(tx, {
+      id,
+      organizationId: scope.organizationId,
+      schemaId: record.schema.id,
+      createdByUserId: scope.userId,
+      credentialName: fields.name || record.schema.name,
+      credentialDescription: fields.description || null,
+      storageKey,
+      status: 'PENDING',
+      totalCount,
+    });
+    // One event for the whole file: the rows become credentials in the job, which records its end.
+    await recordAuditEvent(tx, scope, {
+      action: 'credential_import.started',
+      target: { id, label: inserted.credentialName },
+      details: { schema_id: record.schema.id, total_count: totalCount },
+    });
+    return inserted;
   });
   await deps.enqueue(id);
   return row;
@@ -217,7 +227,18 @@ export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: str
   if (!started) return; // finished already (or unknown)
   const job = started;
   const fail = async (reason: string) => {
-    await repository.finishImport(deps.db, importId, { status: 'FAILED', failureReason: reason });
+    await deps.db.transaction(async (tx) => {
+      if (!(await repository.finishImport(tx, importId, { status: 'FAILED', failureReason: reason }))) return;
+      await recordAuditEvent(
+        tx,
+        { organizationId: job.organizationId, actor: SYSTEM_ACTOR },
+        {
+          action: 'credential_import.failed',
+          target: { id: importId, label: job.credentialName },
+          details: { reason },
+        },
+      );
+    });
   };
   if (!job.schemaId) return fail('The credential schema was deleted.');
   let snapshot: SchemaSnapshot;
@@ -311,7 +332,24 @@ export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: str
     if ((err as { code?: string }).code?.startsWith?.('CSV_')) return fail('Please upload a valid CSV file');
     throw err; // a database or storage failure: the job is retried and resumes
   }
-  await repository.finishImport(deps.db, importId, { status: 'COMPLETED' });
+  await deps.db.transaction(async (tx) => {
+    // Only the run that ends the import records it (two runs of one import can overlap after a lost lease).
+    const finished = await repository.finishImport(tx, importId, { status: 'COMPLETED' });
+    if (!finished) return;
+    await recordAuditEvent(
+      tx,
+      { organizationId: job.organizationId, actor: SYSTEM_ACTOR },
+      {
+        action: 'credential_import.completed',
+        target: { id: importId, label: job.credentialName },
+        details: {
+          total_count: finished.totalCount,
+          succeeded_count: finished.succeededCount,
+          failed_count: finished.failedCount,
+        },
+      },
+    );
+  });
   await deps.storage.delete(job.storageKey).catch(() => undefined);
 }
 

@@ -301,6 +301,19 @@ export async function softDeleteCredentials(db: Database, organizationId: string
   return rows.map((r) => r.id);
 }
 
+/** What the activity log names of credentials (deleted ones included: the log is written as they go). */
+export async function findCredentialsForLog(db: Database, organizationId: string, ids: string[]) {
+  return db
+    .select({
+      id: credentials.id,
+      name: credentials.name,
+      recipientFirstName: credentials.recipientFirstName,
+      recipientLastName: credentials.recipientLastName,
+    })
+    .from(credentials)
+    .where(and(eq(credentials.organizationId, organizationId), inArray(credentials.id, ids)));
+}
+
 export async function countExisting(db: Database, organizationId: string, ids: string[]) {
   const [row] = await db
     .select({ value: count() })

@@ -170,9 +170,9 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          const { organizationId } = requireOrganization(request);
+          const { organizationId, actor } = requireOrganization(request);
           return {
-            revoked: await credentialsService.revokeCredentials(deps, organizationId, request.body.credentials),
+            revoked: await credentialsService.revokeCredentials(deps, organizationId, request.body.credentials, actor),
           };
         },
       );
@@ -188,9 +188,9 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          const { organizationId } = requireOrganization(request);
+          const { organizationId, actor } = requireOrganization(request);
           return {
-            deleted: await credentialsService.deleteCredentials(deps, organizationId, request.body.credentials),
+            deleted: await credentialsService.deleteCredentials(deps, organizationId, request.body.credentials, actor),
           };
         },
       );
@@ -207,8 +207,8 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) => {
-          const { organizationId } = requireOrganization(request);
-          await credentialsService.deleteCredentials(deps, organizationId, [request.params.id]);
+          const { organizationId, actor } = requireOrganization(request);
+          await credentialsService.deleteCredentials(deps, organizationId, [request.params.id], actor);
           return reply.status(204).send(null);
         },
       );

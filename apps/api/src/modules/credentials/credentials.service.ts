@@ -4,6 +4,12 @@ import { type AttributeType, buildClaims } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import { sha256 } from '../../lib/crypto.ts';
+import {
+  type AuditActor,
+  credentialTarget,
+  recordAuditEvent,
+  recordAuditEvents,
+} from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import * as kybService from '../kyb/kyb.service.ts';
 import { issuerUrl } from '../organization-keys/identifiers.ts';
@@ -34,7 +40,7 @@ export interface SchemaSnapshot {
  */
 export async function createCredentialWithRecipient(
   deps: CredentialDeps,
-  scope: { organizationId: string; userId: string | null },
+  scope: { organizationId: string; userId: string | null; actor: AuditActor },
   input: CreateCredentialWithRecipientRequest,
 ) {
   await kybService.assertOrganizationVerified(deps.db, scope.organizationId);
@@ -74,18 +80,27 @@ export async function createCredentialWithRecipient(
     slug: record.schema.slug,
     attributes,
   };
-  const credential = await repository.insertCredential(deps.db, {
-    organizationId: scope.organizationId,
-    schemaId: record.schema.id,
-    schemaSnapshot: snapshot as unknown as Record<string, unknown>,
-    name: input.credential.name,
-    description: input.credential.description || null,
-    recipientEmail: input.recipient.email,
-    recipientFirstName: input.recipient.first_name,
-    recipientLastName: input.recipient.last_name,
-    claims: typed.claims,
-    statusIndex,
-    createdByUserId: scope.userId,
+  const credential = await deps.db.transaction(async (tx) => {
+    const inserted = await repository.insertCredential(tx, {
+      organizationId: scope.organizationId,
+      schemaId: record.schema.id,
+      schemaSnapshot: snapshot as unknown as Record<string, unknown>,
+      name: input.credential.name,
+      description: input.credential.description || null,
+      recipientEmail: input.recipient.email,
+      recipientFirstName: input.recipient.first_name,
+      recipientLastName: input.recipient.last_name,
+      claims: typed.claims,
+      statusIndex,
+      createdByUserId: scope.userId,
+    });
+    const { target, details } = credentialTarget(inserted);
+    await recordAuditEvent(tx, scope, {
+      action: 'credential.issued',
+      target,
+      details: { ...details, schema_id: record.schema.id, tx_code: Boolean(input.tx_code) },
+    });
+    return inserted;
   });
   if (!input.tx_code) return { credential, txCode: undefined, offerExpiresAt: null };
   // The PIN travels to the recipient separately from the link; only its hash is kept.
@@ -125,6 +140,7 @@ export async function revokeCredentials(
   deps: Pick<CredentialDeps, 'db' | 'webhooks'>,
   organizationId: string,
   ids: string[],
+  actor: AuditActor,
 ) {
   const unique = [...new Set(ids)];
   if ((await repository.countExisting(deps.db, organizationId, unique)) !== unique.length) {
@@ -133,6 +149,7 @@ export async function revokeCredentials(
   const { revoked, deliveryIds } = await deps.db.transaction(async (tx) => {
     const revoked = await repository.revokeCredentials(tx, organizationId, unique);
     if (revoked.length > 0) await repository.bumpStatusListRevision(tx, organizationId);
+    await recordCredentialEvents(tx, { organizationId, actor }, 'credential.revoked', revoked);
     return { revoked, deliveryIds: await recordRevokedEvents(tx, organizationId, revoked) };
   });
   await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);
@@ -154,11 +171,28 @@ function recordRevokedEvents(tx: Database, organizationId: string, revoked: stri
   });
 }
 
+/** One activity-log event per credential (a call names at most 100 of them). */
+async function recordCredentialEvents(
+  tx: Database,
+  scope: { organizationId: string; actor: AuditActor },
+  action: 'credential.revoked' | 'credential.deleted',
+  ids: string[],
+) {
+  if (ids.length === 0) return;
+  const rows = await repository.findCredentialsForLog(tx, scope.organizationId, ids);
+  await recordAuditEvents(
+    tx,
+    scope,
+    rows.map((row) => ({ action, ...credentialTarget(row) })),
+  );
+}
+
 /** Deletes credentials of the organization; an issued one is revoked first so it stops verifying. */
 export async function deleteCredentials(
   deps: Pick<CredentialDeps, 'db' | 'webhooks'>,
   organizationId: string,
   ids: string[],
+  actor: AuditActor,
 ) {
   const unique = [...new Set(ids)];
   if ((await repository.countExisting(deps.db, organizationId, unique)) !== unique.length) {
@@ -168,7 +202,10 @@ export async function deleteCredentials(
     const revoked = await repository.revokeCredentials(tx, organizationId, unique);
     if (revoked.length > 0) await repository.bumpStatusListRevision(tx, organizationId);
     const deliveryIds = await recordRevokedEvents(tx, organizationId, revoked);
-    return { deleted: await repository.softDeleteCredentials(tx, organizationId, unique), deliveryIds };
+    const deleted = await repository.softDeleteCredentials(tx, organizationId, unique);
+    // Deleting revokes too: the log says "deleted" once, not "revoked" and "deleted".
+    await recordCredentialEvents(tx, { organizationId, actor }, 'credential.deleted', deleted);
+    return { deleted, deliveryIds };
   });
   await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);
   return deleted;

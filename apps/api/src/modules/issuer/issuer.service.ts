@@ -10,6 +10,7 @@ import {
 } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
+import { credentialTarget, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
 import { attributeDisplayLabel, schemaDisplayName } from '../credential-schemas/platform-schema-display.ts';
@@ -287,9 +288,19 @@ export async function requestCredential(
     claims: credential.claims,
     status: { idx: credential.statusIndex, uri: `${issuer}/status-list` },
   });
-  const claimed = await repository.markClaimed(deps.db, credential.id, {
-    holderJwk: jwk as Record<string, unknown>,
-    signingKeyId: signer.keyId,
+  const claimed = await deps.db.transaction(async (tx) => {
+    const row = await repository.markClaimed(tx, credential.id, {
+      holderJwk: jwk as Record<string, unknown>,
+      signingKeyId: signer.keyId,
+    });
+    if (row?.claimedAt) {
+      await recordAuditEvent(
+        tx,
+        { organizationId, actor: { kind: 'holder' } },
+        { action: 'credential.claimed', ...credentialTarget(credential) },
+      );
+    }
+    return row;
   });
   if (claimed?.claimedAt) {
     await enqueueWebhookEvent(deps.credentials.webhooks, {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../../config/env.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
+import { ADMIN_CLI_ACTOR, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as mediaService from '../media/media.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import * as usersService from '../users/users.service.ts';
@@ -77,6 +78,15 @@ export async function submitApplication(
       verificationStatus: 'PENDING',
       verifiedAt: null,
     });
+    await recordAuditEvent(
+      tx,
+      { organizationId: params.organizationId, actor: { kind: 'user', userId: params.userId } },
+      {
+        action: 'kyb.submitted',
+        target: { id: application.id, label: organization.name },
+        details: { document_count: documentIds.length },
+      },
+    );
     return { application, documents };
   });
 }
@@ -151,6 +161,16 @@ export async function reviewApplication(
       verificationStatus: decision.status,
       verifiedAt: decision.status === 'APPROVED' ? (row.reviewedAt ?? new Date()) : null,
     });
+    // The organization sees who decided: the administrator (by their name) or the admin CLI (SYSTEM).
+    const actor = reviewer.kind === 'user' ? { kind: 'user' as const, userId: reviewer.userId } : ADMIN_CLI_ACTOR;
+    const target = { id: row.id, label: found.organizationName };
+    await recordAuditEvent(
+      tx,
+      { organizationId: row.organizationId, actor },
+      decision.status === 'APPROVED'
+        ? { action: 'kyb.approved', target, details: {} }
+        : { action: 'kyb.rejected', target, details: { reason: decision.reason } },
+    );
     return row;
   });
   const members = await repository.findMemberEmails(deps.db, application.organizationId);

@@ -2,6 +2,7 @@ import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@cp/c
 import type { Database } from '@cp/db';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
+import { type AuditEventInput, recordAuditEvents } from '../audit-events/audit-events.service.ts';
 import { getOrganizationLogo } from '../media/media.service.ts';
 import * as repository from './organizations.repository.ts';
 
@@ -21,16 +22,34 @@ export async function updateOrganization(
   params: { organizationId: string; userId: string },
   input: UpdateOrganizationRequest,
 ) {
-  await getOrganization(db, params);
+  const before = await getOrganization(db, params);
   // The logo must be this organization's own image upload (404 for another organization's file).
   const logo = input.logo !== undefined ? await getOrganizationLogo(db, params.organizationId, input.logo) : undefined;
-  const row = await repository.updateOrganization(db, params.organizationId, {
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.description !== undefined ? { description: input.description || null } : {}),
-    ...(logo ? { logoMediaId: logo.id } : {}),
+  return db.transaction(async (tx) => {
+    const row = await repository.updateOrganization(tx, params.organizationId, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description || null } : {}),
+      ...(logo ? { logoMediaId: logo.id } : {}),
+    });
+    if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
+    // The profile is changed by a signed-in member only (the route refuses API keys). Only what really changed
+    // is recorded: names of the fields, and the new name (public).
+    const fields = (['name', 'description'] as const).filter((field) => row[field] !== before[field]);
+    const events: AuditEventInput[] = [];
+    const target = { id: row.id, label: row.name };
+    if (fields.length > 0) {
+      events.push({
+        action: 'organization.updated',
+        target,
+        details: { fields: [...fields], ...(fields.includes('name') ? { name: row.name } : {}) },
+      });
+    }
+    if (logo && logo.id !== before.logoMediaId) {
+      events.push({ action: 'organization.logo_changed', target, details: { media_id: logo.id } });
+    }
+    await recordAuditEvents(tx, { organizationId: row.id, actor: { kind: 'user', userId: params.userId } }, events);
+    return row;
   });
-  if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
-  return row;
 }
 
 /** An organization created in the console (providers without organizations); the creator becomes its admin. */
@@ -41,6 +60,13 @@ export async function createOrganization(db: Database, userId: string, input: Cr
       description: input.description || null,
     });
     await repository.insertMembership(tx, { organizationId: organization.id, userId, source: 'local', role: 'admin' });
+    await recordAuditEvents(tx, { organizationId: organization.id, actor: { kind: 'user', userId } }, [
+      {
+        action: 'organization.created',
+        target: { id: organization.id, label: organization.name },
+        details: { name: organization.name },
+      },
+    ]);
     return organization;
   });
 }

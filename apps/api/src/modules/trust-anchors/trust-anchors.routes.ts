@@ -85,9 +85,9 @@ export function trustAnchorsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { organizationId } = requireOrganization(request);
+        const { organizationId, actor } = requireOrganization(request);
         return presentTrustAnchor(
-          await trustAnchorsService.refreshTrustAnchor(deps, organizationId, request.params.id),
+          await trustAnchorsService.refreshTrustAnchor(deps, organizationId, request.params.id, actor),
         );
       },
     );
@@ -105,8 +105,8 @@ export function trustAnchorsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { organizationId } = requireOrganization(request);
-        await trustAnchorsService.deleteTrustAnchor(db, organizationId, request.params.id);
+        const { organizationId, actor } = requireOrganization(request);
+        await trustAnchorsService.deleteTrustAnchor(db, organizationId, request.params.id, actor);
         return reply.status(204).send(null);
       },
     );

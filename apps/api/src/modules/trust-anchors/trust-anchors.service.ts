@@ -5,6 +5,7 @@ import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ResourceFetcher } from '../../lib/resource-fetcher.ts';
+import { type AuditActor, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as repository from './trust-anchors.repository.ts';
 import { readTrustedList } from './trusted-list.ts';
 
@@ -69,7 +70,7 @@ async function readCertificate(pem: string, path: string, options: { mustBeCa: b
 
 export async function createTrustAnchor(
   deps: TrustAnchorDeps,
-  scope: { organizationId: string; userId: string | null },
+  scope: { organizationId: string; userId: string | null; actor: AuditActor },
   input: CreateTrustAnchorRequest,
 ) {
   if ((await repository.countTrustAnchors(deps.db, scope.organizationId)) >= TRUST_ANCHORS_MAX) {
@@ -109,38 +110,78 @@ export async function createTrustAnchor(
       listError: null,
     };
   }
-  const row = await repository.insertTrustAnchor(deps.db, values);
-  if (!row) throw new AppError('TRUST_ANCHOR_DUPLICATE', { detail: 'This organization already trusts this anchor.' });
-  return row;
+  return deps.db.transaction(async (tx) => {
+    const row = await repository.insertTrustAnchor(tx, values);
+    if (!row) throw new AppError('TRUST_ANCHOR_DUPLICATE', { detail: 'This organization already trusts this anchor.' });
+    await recordAuditEvent(tx, scope, {
+      action: 'trust_anchor.created',
+      target: { id: row.id, label: row.name },
+      details: { kind: row.kind },
+    });
+    return row;
+  });
 }
 
-export async function deleteTrustAnchor(db: Database, organizationId: string, id: string) {
-  if (!(await repository.deleteTrustAnchor(db, organizationId, id))) throw new AppError('TRUST_ANCHOR_NOT_FOUND');
+export async function deleteTrustAnchor(db: Database, organizationId: string, id: string, actor: AuditActor) {
+  await db.transaction(async (tx) => {
+    const row = await repository.findTrustAnchor(tx, organizationId, id);
+    if (!row || !(await repository.deleteTrustAnchor(tx, organizationId, id))) {
+      throw new AppError('TRUST_ANCHOR_NOT_FOUND');
+    }
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      { action: 'trust_anchor.deleted', target: { id, label: row.name }, details: { kind: row.kind } },
+    );
+  });
 }
 
-/** Reads a trusted list again; a failure is recorded and the certificates last read stay in force. */
-async function refreshRow(deps: TrustAnchorDeps, row: repository.TrustAnchorRow) {
+/**
+ * Reads a trusted list again; a failure is recorded and the certificates last read stay in force. `andThen`
+ * runs in the transaction that stores the outcome (a member's refresh records its activity-log event there).
+ */
+async function refreshRow(
+  deps: TrustAnchorDeps,
+  row: repository.TrustAnchorRow,
+  andThen?: (tx: Database, updated: repository.TrustAnchorRow) => Promise<void>,
+) {
+  let values: Parameters<typeof repository.updateTrustedList>[2];
   try {
     const list = await readTrustedList(deps.fetcher, row.listUrl ?? '', row.certificatePem ?? '');
-    return repository.updateTrustedList(deps.db, row.id, {
-      listCertificates: list.certificates,
-      listFetchedAt: new Date(),
-      listError: null,
-    });
+    values = { listCertificates: list.certificates, listFetchedAt: new Date(), listError: null };
   } catch (err) {
-    return repository.updateTrustedList(deps.db, row.id, {
+    values = {
       listCertificates: row.listCertificates,
       listFetchedAt: row.listFetchedAt,
       listError: (err instanceof Error ? err.message : String(err)).slice(0, 300),
-    });
+    };
   }
+  if (!andThen) return repository.updateTrustedList(deps.db, row.id, values);
+  return deps.db.transaction(async (tx) => {
+    const updated = await repository.updateTrustedList(tx, row.id, values);
+    if (updated) await andThen(tx, updated);
+    return updated;
+  });
 }
 
-export async function refreshTrustAnchor(deps: TrustAnchorDeps, organizationId: string, id: string) {
+export async function refreshTrustAnchor(deps: TrustAnchorDeps, organizationId: string, id: string, actor: AuditActor) {
   const row = await repository.findTrustAnchor(deps.db, organizationId, id);
   if (!row) throw new AppError('TRUST_ANCHOR_NOT_FOUND');
   if (row.kind !== 'TRUSTED_LIST') return row;
-  return (await refreshRow(deps, row)) ?? row;
+  // The list is fetched outside any transaction (a slow server must not hold one open); the new state and its
+  // event are written together.
+  const refreshed = await refreshRow(deps, row, async (tx, updated) => {
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      {
+        action: 'trust_anchor.refreshed',
+        target: { id, label: row.name },
+        details: { succeeded: updated.listError === null, certificate_count: updated.listCertificates.length },
+      },
+    );
+  });
+  return refreshed ?? row;
 }
 
 /** The hourly job: every organization's trusted lists, read again. */

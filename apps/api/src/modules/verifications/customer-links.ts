@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Database, SecretBox } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import { randomToken, safeEqual } from '../../lib/crypto.ts';
+import { type AuditActor, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as repository from './verifications.repository.ts';
 import { generateCustomerId } from './verifications.service.ts';
 
@@ -53,21 +54,35 @@ export async function getLinkSecret(deps: { db: Database; secretBox: SecretBox }
   return rotateLinkSecret(deps, organizationId, id, { onlyIfMissing: true });
 }
 
-/** A new link secret: links signed with the previous one stop vouching for their customers. */
+/**
+ * A new link secret: links signed with the previous one stop vouching for their customers. A replacement
+ * (`actor` given) is in the activity log; the first secret, made when it is first read, changes nothing.
+ */
 export async function rotateLinkSecret(
   deps: { db: Database; secretBox: SecretBox },
   organizationId: string,
   id: string,
-  options: { onlyIfMissing?: boolean } = {},
+  options: { onlyIfMissing?: boolean; actor?: AuditActor } = {},
 ) {
   const secret = randomToken(32);
-  const stored = await repository.setLinkSecret(
-    deps.db,
-    organizationId,
-    id,
-    deps.secretBox.seal(secret, secretContext(id)),
-    options,
-  );
+  const stored = await deps.db.transaction(async (tx) => {
+    const written = await repository.setLinkSecret(
+      tx,
+      organizationId,
+      id,
+      deps.secretBox.seal(secret, secretContext(id)),
+      options,
+    );
+    if (written && options.actor) {
+      const row = await repository.findVerificationRow(tx, organizationId, id);
+      await recordAuditEvent(
+        tx,
+        { organizationId, actor: options.actor },
+        { action: 'verification.link_secret_rotated', target: { id, label: row?.name ?? null }, details: {} },
+      );
+    }
+    return written;
+  });
   if (!stored) {
     // Another request made it first (onlyIfMissing), or the verification is gone.
     const row = await repository.findVerificationRow(deps.db, organizationId, id);

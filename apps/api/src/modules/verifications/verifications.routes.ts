@@ -183,9 +183,9 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          const { organizationId } = requireOrganization(request);
+          const { organizationId, actor } = requireOrganization(request);
           return presentVerification(
-            await verificationsService.updateVerification(db, organizationId, request.params.id, request.body),
+            await verificationsService.updateVerification(db, organizationId, request.params.id, request.body, actor),
             publicUrl,
           );
         },
@@ -203,8 +203,8 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) => {
-          const { organizationId } = requireOrganization(request);
-          await verificationsService.deleteVerification(db, organizationId, request.params.id);
+          const { organizationId, actor } = requireOrganization(request);
+          await verificationsService.deleteVerification(db, organizationId, request.params.id, actor);
           return reply.status(204).send(null);
         },
       );
@@ -312,9 +312,9 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) => {
-          const { organizationId } = requireOrganization(request);
+          const { organizationId, actor } = requireOrganization(request);
           reply.header('cache-control', 'no-store');
-          return { secret: await rotateLinkSecret(verifier, organizationId, request.params.id) };
+          return { secret: await rotateLinkSecret(verifier, organizationId, request.params.id, { actor }) };
         },
       );
       scoped.get(

@@ -4,12 +4,14 @@ import { zCreateVerificationRequest } from '@cp/contracts';
 import { type AttributeType, type ClaimTypingError, typeClaimValue } from '@cp/credentials';
 import type { Database, schema } from '@cp/db';
 import { AppError, type FieldError } from '../../errors/app-error.ts';
+import { type AuditActor, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import * as repository from './verifications.repository.ts';
 
 export interface VerificationScope {
   organizationId: string;
   userId: string | null;
+  actor: AuditActor;
 }
 
 /** The spec's messages for a rule value that does not fit its attribute's type. */
@@ -127,11 +129,19 @@ function presentId() {
 
 export async function createVerification(db: Database, scope: VerificationScope, input: CreateVerificationRequest) {
   const definition = await resolveDefinition(db, scope.organizationId, input);
-  const row = await repository.insertVerification(db, {
-    ...definition,
-    organizationId: scope.organizationId,
-    presentId: presentId(),
-    createdByUserId: scope.userId,
+  const row = await db.transaction(async (tx) => {
+    const inserted = await repository.insertVerification(tx, {
+      ...definition,
+      organizationId: scope.organizationId,
+      presentId: presentId(),
+      createdByUserId: scope.userId,
+    });
+    await recordAuditEvent(tx, scope, {
+      action: 'verification.created',
+      target: { id: inserted.id, label: inserted.name },
+      details: { type: definition.type },
+    });
+    return inserted;
   });
   return getVerification(db, scope.organizationId, row.id);
 }
@@ -141,13 +151,21 @@ export async function updateVerification(
   organizationId: string,
   id: string,
   input: CreateVerificationRequest,
+  actor: AuditActor,
 ) {
   await getVerification(db, organizationId, id);
   const definition = await resolveDefinition(db, organizationId, input);
   // Attempts already under way keep the request they were given; new ones use the new definition.
-  if (!(await repository.updateVerification(db, organizationId, id, definition))) {
-    throw new AppError('VERIFICATION_NOT_FOUND');
-  }
+  await db.transaction(async (tx) => {
+    if (!(await repository.updateVerification(tx, organizationId, id, definition))) {
+      throw new AppError('VERIFICATION_NOT_FOUND');
+    }
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      { action: 'verification.updated', target: { id, label: definition.name }, details: { type: definition.type } },
+    );
+  });
   return getVerification(db, organizationId, id);
 }
 
@@ -183,8 +201,18 @@ export async function findVerifications(
   return { records: withSchemas, total, page: query.page, limit: query.limit };
 }
 
-export async function deleteVerification(db: Database, organizationId: string, id: string) {
-  if (!(await repository.softDeleteVerification(db, organizationId, id))) throw new AppError('VERIFICATION_NOT_FOUND');
+export async function deleteVerification(db: Database, organizationId: string, id: string, actor: AuditActor) {
+  await db.transaction(async (tx) => {
+    const row = await repository.findVerificationRow(tx, organizationId, id);
+    if (!row || !(await repository.softDeleteVerification(tx, organizationId, id))) {
+      throw new AppError('VERIFICATION_NOT_FOUND');
+    }
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      { action: 'verification.deleted', target: { id, label: row.name }, details: {} },
+    );
+  });
 }
 
 export async function findIndividuals(db: Database, organizationId: string, verificationId: string, query: PageQuery) {

@@ -74,10 +74,9 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { organizationId, userId } = requireOrganization(request);
         const { row, secret } = await webhooksService.createWebhook(
           { db, secretBox: ctx.secretBox, allowPrivateNetworks },
-          { organizationId, userId },
+          requireOrganization(request),
           request.body,
         );
         return reply.status(201).send(presentCreatedWebhook(row, secret));
@@ -98,13 +97,14 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { organizationId } = requireOrganization(request);
+        const { organizationId, actor } = requireOrganization(request);
         return presentWebhook(
           await webhooksService.updateWebhook(
             { db, allowPrivateNetworks },
             organizationId,
             request.params.id,
             request.body,
+            actor,
           ),
         );
       },
@@ -124,8 +124,8 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { organizationId } = requireOrganization(request);
-        await webhooksService.deleteWebhook(db, organizationId, request.params.id);
+        const { organizationId, actor } = requireOrganization(request);
+        await webhooksService.deleteWebhook(db, organizationId, request.params.id, actor);
         return reply.status(204).send(null);
       },
     );

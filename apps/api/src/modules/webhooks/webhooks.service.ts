@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { literalNonPublicHost } from '../../lib/outbound-http.ts';
+import { type AuditActor, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import { generateWebhookSecret } from './webhook-signature.ts';
 import * as repository from './webhooks.repository.ts';
 
@@ -78,21 +79,32 @@ function assertPublicWebhookUrl(url: string, allowPrivateNetworks: boolean) {
 /** Creates an endpoint; the plaintext secret exists only in this answer (stored encrypted, to sign with). */
 export async function createWebhook(
   deps: { db: Database; secretBox: SecretBox; allowPrivateNetworks: boolean },
-  scope: { organizationId: string; userId: string | null },
+  scope: { organizationId: string; userId: string | null; actor: AuditActor },
   input: CreateWebhookRequest,
 ) {
   assertPublicWebhookUrl(input.url, deps.allowPrivateNetworks);
   const id = randomUUID();
   const secret = generateWebhookSecret();
-  const row = await repository.insertWebhookWithinLimit(deps.db, WEBHOOK_ENDPOINTS_MAX, {
-    id,
-    organizationId: scope.organizationId,
-    url: input.url,
-    description: input.description || null,
-    events: [...new Set(input.events)],
-    secretCiphertext: deps.secretBox.seal(secret, webhookSecretName(id)),
-    secretLastFour: secret.slice(-4),
-    createdByUserId: scope.userId,
+  const events = [...new Set(input.events)];
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await repository.insertWebhookWithinLimit(tx, WEBHOOK_ENDPOINTS_MAX, {
+      id,
+      organizationId: scope.organizationId,
+      url: input.url,
+      description: input.description || null,
+      events,
+      secretCiphertext: deps.secretBox.seal(secret, webhookSecretName(id)),
+      secretLastFour: secret.slice(-4),
+      createdByUserId: scope.userId,
+    });
+    if (inserted) {
+      await recordAuditEvent(tx, scope, {
+        action: 'webhook.created',
+        target: { id, label: webhookLabel(inserted.url) },
+        details: { events },
+      });
+    }
+    return inserted;
   });
   if (!row) {
     throw new AppError('WEBHOOK_LIMIT_REACHED', {
@@ -107,23 +119,55 @@ export async function updateWebhook(
   organizationId: string,
   id: string,
   input: UpdateWebhookRequest,
+  actor: AuditActor,
 ) {
   if (input.url !== undefined) assertPublicWebhookUrl(input.url, deps.allowPrivateNetworks);
-  const row = await repository.updateWebhook(deps.db, organizationId, id, {
-    ...(input.url !== undefined ? { url: input.url } : {}),
-    ...(input.description !== undefined ? { description: input.description || null } : {}),
-    ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
-    ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+  return deps.db.transaction(async (tx) => {
+    const row = await repository.updateWebhook(tx, organizationId, id, {
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(input.description !== undefined ? { description: input.description || null } : {}),
+      ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    });
+    if (!row) throw new AppError('WEBHOOK_NOT_FOUND');
+    const fields = Object.keys(input).filter((key) => input[key as keyof UpdateWebhookRequest] !== undefined);
+    if (fields.length === 0) return row; // nothing changed, nothing to record
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      {
+        action: 'webhook.updated',
+        target: { id, label: webhookLabel(row.url) },
+        details: { fields, ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) },
+      },
+    );
+    return row;
   });
-  if (!row) throw new AppError('WEBHOOK_NOT_FOUND');
-  return row;
 }
 
 /** Soft delete: the endpoint disappears and its pending deliveries stop. */
-export async function deleteWebhook(db: Database, organizationId: string, id: string) {
-  const row = await repository.softDeleteWebhook(db, organizationId, id, new Date());
-  if (!row) throw new AppError('WEBHOOK_NOT_FOUND');
+export async function deleteWebhook(db: Database, organizationId: string, id: string, actor: AuditActor) {
+  await db.transaction(async (tx) => {
+    const before = await repository.findWebhook(tx, organizationId, id);
+    if (!before || !(await repository.softDeleteWebhook(tx, organizationId, id, new Date()))) {
+      throw new AppError('WEBHOOK_NOT_FOUND');
+    }
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      { action: 'webhook.deleted', target: { id, label: webhookLabel(before.url) }, details: {} },
+    );
+  });
 }
+
+/** An endpoint as the activity log names it: its host only (paths and queries often carry tokens). */
+const webhookLabel = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+};
 
 export async function findDeliveries(
   db: Database,

@@ -1,0 +1,121 @@
+import { AUDIT_EVENTS_TOTAL_MAX, type AuditActorType, type AuditTargetType, auditTargetTypes } from '@cp/contracts';
+import { type Database, schema } from '@cp/db';
+import { and, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+
+const { auditEvents, apiKeys, users } = schema;
+export type AuditEventRow = typeof auditEvents.$inferSelect;
+
+export interface NewAuditEvent {
+  organizationId: string;
+  actorType: AuditActorType;
+  actorUserId: string | null;
+  actorApiKeyId: string | null;
+  /** A fixed label (SYSTEM); users and keys are labelled from their rows in the same statement. */
+  actorLabel: string | null;
+  action: string;
+  targetType: AuditTargetType;
+  targetId: string | null;
+  targetLabel: string | null;
+  details: Record<string, unknown>;
+}
+
+/** A user as the log names them: their full name, else their e-mail, else their username (as it is now). */
+const userLabel = (userId: string) =>
+  sql<string>`(select coalesce(nullif(btrim(concat_ws(' ', ${users.firstName}, ${users.lastName})), ''), ${users.email}, ${users.username}) from ${users} where ${users.id} = ${userId})`;
+const apiKeyLabel = (apiKeyId: string) =>
+  sql<string>`(select ${apiKeys.name} from ${apiKeys} where ${apiKeys.id} = ${apiKeyId})`;
+
+/**
+ * One INSERT for all the events (`db` is the caller's transaction handle). The actor's label is read in the
+ * same statement, so it is the name the actor had when the change was made and costs no extra round trip.
+ */
+export async function insertAuditEvents(db: Database, events: NewAuditEvent[]) {
+  if (events.length === 0) return;
+  await db.insert(auditEvents).values(
+    events.map((event) => ({
+      ...event,
+      actorLabel: event.actorUserId
+        ? userLabel(event.actorUserId)
+        : event.actorApiKeyId
+          ? apiKeyLabel(event.actorApiKeyId)
+          : event.actorLabel,
+    })),
+  );
+}
+
+export interface AuditEventFilters {
+  actions?: string[] | undefined;
+  actorType?: AuditActorType | undefined;
+  actorId?: string | undefined;
+  targetType?: AuditTargetType | undefined;
+  targetId?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+function conditions(organizationId: string, filters: AuditEventFilters): SQL[] {
+  const where: SQL[] = [eq(auditEvents.organizationId, organizationId)];
+  if (filters.actions) where.push(inArray(auditEvents.action, filters.actions));
+  if (filters.actorType) where.push(eq(auditEvents.actorType, filters.actorType));
+  if (filters.actorId) {
+    where.push(or(eq(auditEvents.actorUserId, filters.actorId), eq(auditEvents.actorApiKeyId, filters.actorId)) as SQL);
+  }
+  if (filters.targetId) {
+    // (organization_id, target_type, target_id) is indexed: without a type, every type is listed so that the
+    // index still applies (one probe per type) instead of a scan of the organization's whole log.
+    where.push(inArray(auditEvents.targetType, filters.targetType ? [filters.targetType] : [...auditTargetTypes]));
+    where.push(eq(auditEvents.targetId, filters.targetId));
+  } else if (filters.targetType) {
+    where.push(eq(auditEvents.targetType, filters.targetType));
+  }
+  if (filters.from) where.push(gte(auditEvents.occurredAt, filters.from));
+  if (filters.to) where.push(lt(auditEvents.occurredAt, filters.to));
+  return where;
+}
+
+/**
+ * One page of the organization's events, newest first, and how many match (counted up to
+ * AUDIT_EVENTS_TOTAL_MAX: an exact count walks every matching index entry, ~75 ms for 200,000 events on
+ * PostgreSQL, and grows with the log). The page's ids come first from an index (organization_id,
+ * occurred_at, id) walked backwards, or the action or target index when those filters narrow it down; only
+ * the page's rows are read from the table. Filtering by actor has no index of its own (see the module's
+ * notes): it walks the organization's events until the page and the capped count are found.
+ */
+export async function findAuditEvents(
+  db: Database,
+  organizationId: string,
+  filters: AuditEventFilters,
+  page: { offset: number; limit: number },
+) {
+  const where = and(...conditions(organizationId, filters));
+  const pageIds = db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(where)
+    .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))
+    .offset(page.offset)
+    .limit(page.limit)
+    .as('page_ids');
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ event: auditEvents })
+      .from(auditEvents)
+      .innerJoin(pageIds, eq(auditEvents.id, pageIds.id))
+      .where(eq(auditEvents.organizationId, organizationId))
+      .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id)),
+    db.select({ value: count() }).from(
+      db
+        .select({ one: sql`1` })
+        .from(auditEvents)
+        .where(where)
+        .limit(AUDIT_EVENTS_TOTAL_MAX + 1)
+        .as('counted'),
+    ),
+  ]);
+  const counted = Number(total?.value ?? 0);
+  return {
+    rows: rows.map((r) => r.event),
+    total: Math.min(counted, AUDIT_EVENTS_TOTAL_MAX),
+    totalExact: counted <= AUDIT_EVENTS_TOTAL_MAX,
+  };
+}
