@@ -33,8 +33,9 @@ export function ResponsiveTable<Row extends { id: string }>({
   rows: Row[];
   columns: ResponsiveTableColumn<Row>[];
   /** Read by screen readers only: the actions column has no visible header. */
-  actionsLabel: string;
-  renderActions: (row: Row) => ReactNode;
+  actionsLabel?: string;
+  /** Row actions in a last column; without it the table has no actions column (a read-only list). */
+  renderActions?: (row: Row) => ReactNode;
   renderMobileItem: (row: Row) => ReactNode;
   testId: string;
   rowTestId: (row: Row) => string;
@@ -65,11 +66,13 @@ export function ResponsiveTable<Row extends { id: string }>({
             {columns.map((column) => (
               <TableCell key={column.id}>{column.header}</TableCell>
             ))}
-            <TableCell align="right">
-              <Box component="span" sx={visuallyHidden}>
-                {actionsLabel}
-              </Box>
-            </TableCell>
+            {renderActions && (
+              <TableCell align="right">
+                <Box component="span" sx={visuallyHidden}>
+                  {actionsLabel}
+                </Box>
+              </TableCell>
+            )}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -80,9 +83,11 @@ export function ResponsiveTable<Row extends { id: string }>({
                   {column.cell(row)}
                 </TableCell>
               ))}
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {renderActions(row)}
-              </TableCell>
+              {renderActions && (
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {renderActions(row)}
+                </TableCell>
+              )}
             </TableRow>
           ))}
         </TableBody>

@@ -207,6 +207,13 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: 'activity',
+            ...lazyRoute(
+              () => import('../../features/activity/components/activity-page.tsx'),
+              (m) => m.ActivityPage,
+            ),
+          },
+          {
             path: 'admin/kyb',
             ...lazyRoute(
               () => import('../../features/kyb/components/kyb-review-page.tsx'),

@@ -3,12 +3,21 @@ import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import GppGoodOutlined from '@mui/icons-material/GppGoodOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import IntegrationInstructionsOutlined from '@mui/icons-material/IntegrationInstructionsOutlined';
 import SchemaOutlined from '@mui/icons-material/SchemaOutlined';
 import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 
 export interface NavItem {
-  key: 'credentials' | 'schemas' | 'verifications' | 'trust-anchors' | 'integrations' | 'organization' | 'admin-kyb';
+  key:
+    | 'credentials'
+    | 'schemas'
+    | 'verifications'
+    | 'trust-anchors'
+    | 'integrations'
+    | 'organization'
+    | 'activity'
+    | 'admin-kyb';
   labelKey: string;
   icon: SvgIconComponent;
   /** Where the item leads, given the current organization id. */
@@ -58,6 +67,14 @@ export const NAV_ITEMS: NavItem[] = [
     icon: BusinessOutlined,
     to: (id) => (id ? `/organization/${id}` : '/organization'),
     matches: under('/organization'),
+  },
+  {
+    // Who changed what in the organization (the activity log).
+    key: 'activity',
+    labelKey: 'activity.nav',
+    icon: HistoryOutlined,
+    to: () => '/activity',
+    matches: under('/activity'),
   },
   {
     key: 'admin-kyb',
