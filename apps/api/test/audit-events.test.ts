@@ -636,6 +636,25 @@ describe('reading the log: filters, paging, isolation', () => {
     }
   });
 
+  it('is documented in OpenAPI, with the security of the other organization routes and every filter', async () => {
+    const spec = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const operation = spec.paths['/api/audit-events'].get;
+    expect(operation.security).toEqual([{ apiKey: [] }, { bearer: [], currentIdentity: [] }]);
+    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining([
+        'page',
+        'limit',
+        'filter.action',
+        'filter.actor_type',
+        'filter.actor_id',
+        'filter.target_type',
+        'filter.target_id',
+        'filter.from',
+        'filter.to',
+      ]),
+    );
+  });
+
   it("never shows another organization's events, to its members or its API keys", async () => {
     const otherCredential = (await log(other.headers, '&filter.action=credential.issued')).results[0]!;
     for (const headers of [org.headers, org.keyAuth]) {

@@ -1,5 +1,6 @@
 import {
   type AuditAction,
+  type AuditActorType,
   type AuditEventDetails,
   type AuditEventListQuery,
   auditActionDefinitions,
@@ -34,6 +35,11 @@ export type AuditEventInput = {
   };
 }[AuditAction];
 
+const actorTypes = { user: 'USER', api_key: 'API_KEY', holder: 'HOLDER', system: 'SYSTEM' } as const satisfies Record<
+  AuditActor['kind'],
+  AuditActorType
+>;
+
 const LABEL_MAX = 300;
 const clip = (label: string | null) => (label === null ? null : label.slice(0, LABEL_MAX));
 
@@ -53,14 +59,7 @@ export async function recordAuditEvents(
     db,
     events.map((event) => ({
       organizationId,
-      actorType:
-        actor.kind === 'user'
-          ? 'USER'
-          : actor.kind === 'api_key'
-            ? 'API_KEY'
-            : actor.kind === 'holder'
-              ? 'HOLDER'
-              : 'SYSTEM',
+      actorType: actorTypes[actor.kind],
       actorUserId: actor.kind === 'user' ? actor.userId : null,
       actorApiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
       actorLabel: actor.kind === 'system' ? (actor.label ?? null) : null,
