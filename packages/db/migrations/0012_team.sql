@@ -77,6 +77,9 @@ CREATE UNIQUE INDEX "account_recovery_codes_key" ON "account_recovery_codes" USI
 CREATE INDEX "audit_events_org_idx" ON "audit_events" USING btree ("organization_id","occurred_at","id");--> statement-breakpoint
 CREATE INDEX "audit_events_org_action_idx" ON "audit_events" USING btree ("organization_id","action","occurred_at");--> statement-breakpoint
 CREATE INDEX "audit_events_org_target_idx" ON "audit_events" USING btree ("organization_id","target_type","target_id");--> statement-breakpoint
+CREATE INDEX "audit_events_org_actor_type_idx" ON "audit_events" USING btree ("organization_id","actor_type","occurred_at");--> statement-breakpoint
+CREATE INDEX "audit_events_org_actor_user_idx" ON "audit_events" USING btree ("organization_id","actor_user_id","occurred_at") WHERE "audit_events"."actor_user_id" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "audit_events_org_actor_api_key_idx" ON "audit_events" USING btree ("organization_id","actor_api_key_id","occurred_at") WHERE "audit_events"."actor_api_key_id" IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "organization_invitations_token_key" ON "organization_invitations" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "organization_invitations_org_idx" ON "organization_invitations" USING btree ("organization_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "organization_invitations_pending_email_key" ON "organization_invitations" USING btree ("organization_id",lower("email")) WHERE "organization_invitations"."accepted_at" IS NULL AND "organization_invitations"."revoked_at" IS NULL;--> statement-breakpoint

@@ -178,6 +178,14 @@ export const auditEvents = pgTable(
     index('audit_events_org_idx').on(t.organizationId, t.occurredAt, t.id),
     index('audit_events_org_action_idx').on(t.organizationId, t.action, t.occurredAt),
     index('audit_events_org_target_idx').on(t.organizationId, t.targetType, t.targetId),
+    // "Made by": by actor type, and by one user or one API key (partial: most rows have only one of them).
+    index('audit_events_org_actor_type_idx').on(t.organizationId, t.actorType, t.occurredAt),
+    index('audit_events_org_actor_user_idx')
+      .on(t.organizationId, t.actorUserId, t.occurredAt)
+      .where(sql`${t.actorUserId} IS NOT NULL`),
+    index('audit_events_org_actor_api_key_idx')
+      .on(t.organizationId, t.actorApiKeyId, t.occurredAt)
+      .where(sql`${t.actorApiKeyId} IS NOT NULL`),
   ],
 );
 
