@@ -2,7 +2,7 @@ import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@cp/c
 import type { Database } from '@cp/db';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
-import { getOrganizationLogo } from '../media/media.service.ts';
+import { findOrganizationMedia, getOrganizationLogo, type MediaRow, purposeOf } from '../media/media.service.ts';
 import * as repository from './organizations.repository.ts';
 
 export function findOrganizationsForUser(db: Database, userId: string) {
@@ -28,6 +28,8 @@ export async function updateOrganization(
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description || null } : {}),
     ...(logo ? { logoMediaId: logo.id } : {}),
+    // Already `#rrggbb` in lowercase (the contract normalizes it); null goes back to the product's colours.
+    ...(input.brand_color !== undefined ? { brandColor: input.brand_color } : {}),
   });
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
   return row;
@@ -102,4 +104,19 @@ export async function getPublicOrganization(db: Database, organizationId: string
   const row = await repository.findOrganizationById(db, organizationId);
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
   return row;
+}
+
+/**
+ * The organization as holders and wallets see it (holder pages, issuer metadata): its public facts, and its logo
+ * only while that is a public logo image of its own, so a link to it never leads to any other file.
+ */
+export async function getOrganizationBrand(
+  db: Database,
+  organizationId: string,
+): Promise<{ organization: repository.OrganizationRow; logo: MediaRow | null }> {
+  const organization = await getPublicOrganization(db, organizationId);
+  if (!organization.logoMediaId) return { organization, logo: null };
+  const [media] = await findOrganizationMedia(db, organization.id, [organization.logoMediaId]);
+  const isPublicLogo = media !== undefined && media.visibility === 'public' && purposeOf(media) === 'logo';
+  return { organization, logo: isPublicLogo ? media : null };
 }
