@@ -243,7 +243,7 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
     'POST /api/integrations/keys': () => ({ payload: { name: 'Another key' } }),
     'PUT /api/integrations/keys/:id': () => ({ payload: { name: 'Renamed key' } }),
     'POST /api/organizations': () => ({ payload: { name: 'Another organization' } }),
-    'PUT /api/organizations/:id': () => ({ payload: { name: 'Taken over' } }),
+    'PUT /api/organizations/:id': () => ({ payload: { name: 'Taken over', brand_color: '#ff0000' } }),
     'PUT /api/users': () => ({ payload: { job_title: 'Tester' } }),
     'POST /api/kyb/:orgId': () => ({ payload: { documents: [ids.media] } }),
     'POST /api/kyb-reviews/:id/approve': () => ({}),

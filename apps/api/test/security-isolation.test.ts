@@ -32,7 +32,12 @@ const PUBLIC_ROUTES: { match: (method: string, url: string) => boolean; reason: 
   },
   {
     match: (_, u) =>
-      ['/api/verifications/individuals', '/api/verifications/:id/connect', '/api/verifications/:id/verify'].includes(u),
+      [
+        '/api/verifications/individuals',
+        '/api/verifications/:id/connect',
+        '/api/verifications/:id/requester',
+        '/api/verifications/:id/verify',
+      ].includes(u),
     reason: 'holder pages of a verification (public; attempt ids are unguessable)',
   },
   {
@@ -91,7 +96,7 @@ async function snapshotOfA() {
     snapshot[table] = (result as unknown as { rows: unknown[] }).rows;
   }
   const org = await db.execute(
-    sql`select id, name, description, logo_media_id, verification_status from organizations where id = ${a.ids.organization}`,
+    sql`select id, name, description, logo_media_id, brand_color, verification_status from organizations where id = ${a.ids.organization}`,
   );
   snapshot.organization = (org as unknown as { rows: unknown[] }).rows;
   const credential = await db.execute(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zClaimLabel, zHolderOrganization } from './holder-display.ts';
 
 export const credentialStatuses = ['CREATED', 'ISSUED', 'CLAIMED', 'REVOKED', 'EXPIRED'] as const;
 export const zCredentialStatus = z.enum(credentialStatuses);
@@ -84,7 +85,9 @@ export const zCredentialConnect = z.object({
   status: zCredentialStatus,
   credential_name: z.string(),
   recipient: z.object({ first_name: z.string(), last_name: z.string() }),
-  issuer: z.object({ name: z.string(), logo_url: z.string().nullable(), verified: z.boolean() }),
+  issuer: zHolderOrganization,
+  /** What the credential contains, by label (never the values: the link may be forwarded). */
+  claim_labels: z.array(zClaimLabel),
   /** `openid-credential-offer://?credential_offer_uri=…` while the offer can be redeemed, else null. */
   connection_url: z.string().nullable(),
   expires_at: z.iso.datetime({ offset: true }).nullable(),

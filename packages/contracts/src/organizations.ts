@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zBrandColor } from './brand-color.ts';
 import { zMedia } from './common.ts';
 
 export const verificationStatuses = ['UNDEFINED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
@@ -11,6 +12,11 @@ export const zOrganization = z.object({
   description: z.string().nullable(),
   did: z.string().nullable(),
   logo: zMedia.nullable(),
+  /**
+   * `#rrggbb` (lowercase) on the holder pages, the issuer metadata wallets show and the e-mails; null: the
+   * product's. Always answered; optional for answers (and fixtures) from before it existed.
+   */
+  brand_color: z.string().nullable().optional(),
   verified: z.boolean(),
   verification_status: zVerificationStatus,
   created_at: z.iso.datetime({ offset: true }),
@@ -32,5 +38,7 @@ export const zUpdateOrganizationRequest = z.strictObject({
   description: z.string().trim().max(ORGANIZATION_DESCRIPTION_MAX).optional(),
   /** Media id of an uploaded logo (media uploads arrive with the workspace capability). */
   logo: z.uuid().optional(),
+  /** `#rrggbb` (any case; stored lowercase), or null to go back to the product's colours. */
+  brand_color: zBrandColor.nullable().optional(),
 });
 export type UpdateOrganizationRequest = z.infer<typeof zUpdateOrganizationRequest>;

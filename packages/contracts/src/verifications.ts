@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageOf, zPageQuery } from './common.ts';
 import { zCredentialSchemaAttributeType } from './credential-schemas.ts';
+import { zClaimLabel, zHolderOrganization } from './holder-display.ts';
 
 /** SINGLE: the link completes once (single-use). MULTI: every visit is a new attempt (reusable). */
 export const verificationTypes = ['SINGLE', 'MULTI'] as const;
@@ -378,9 +379,11 @@ export const zVerificationConnect = z.object({
   id: z.uuid(),
   status: zIndividualStatus,
   verification: z.object({ name: z.string(), description: z.string().nullable() }),
-  verifier: z.object({ name: z.string(), logo_url: z.string().nullable(), verified: z.boolean() }),
+  verifier: zHolderOrganization,
   /** Claims the verifier will see, by name. */
   requested_claims: z.array(z.string()),
+  /** The same claims with their labels in each language, in the same order. */
+  requested_claim_labels: z.array(zClaimLabel),
   /** `openid4vp://?client_id=…&request_uri=…` while the attempt is open, else null. */
   connection_url: z.string().nullable(),
 });

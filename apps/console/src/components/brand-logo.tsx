@@ -23,15 +23,20 @@ export function BrandMark({ size = 32 }: { size?: number }) {
   );
 }
 
-export function BrandLogo({ inverted = false }: { inverted?: boolean }) {
+export function BrandLogo({ inverted = false, size = 32 }: { inverted?: boolean; size?: number }) {
   const { t } = useTranslation();
+  const isSmall = size < 28;
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25 }}>
-      <BrandMark />
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: isSmall ? 0.75 : 1.25 }}>
+      <BrandMark size={size} />
       <Typography
         variant="subtitle2"
         component="span"
-        sx={{ fontSize: 16, color: inverted ? 'common.white' : 'text.primary', whiteSpace: 'nowrap' }}
+        sx={{
+          fontSize: isSmall ? 13 : 16,
+          color: inverted ? 'common.white' : isSmall ? 'text.secondary' : 'text.primary',
+          whiteSpace: 'nowrap',
+        }}
       >
         {t('app.name')}
       </Typography>

@@ -1,3 +1,4 @@
+import { brandTextColor, contrastRatio, parseHexColor, WCAG_AA_CONTRAST } from '@cp/contracts/color-contrast';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -14,6 +15,27 @@ function safeColor(value: string | undefined): string | undefined {
   return /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(value) || /^rgba?\([\d\s.,%]+\)$/i.test(value)
     ? value
     : undefined;
+}
+
+/** The product's card colour for issuers that publish none. */
+const DEFAULT_BACKGROUND = '#004a46';
+
+/**
+ * The card's colours from the issuer's `background_color` and `text_color` (OpenID4VCI §12.2.4 credential display).
+ * The issuer's text colour is kept while it reads on its background (WCAG 2.2 AA, 4.5:1); when it is missing or
+ * does not, the card uses white or near-black, whichever contrasts more — as the platform's own issuers publish.
+ * A background we cannot measure (`rgb()`, 8 digits) keeps the issuer's text colour, or white.
+ */
+export function cardColors(display: Pick<CredentialDisplay, 'backgroundColor' | 'textColor'>): {
+  background: string;
+  text: string;
+} {
+  const background = safeColor(display.backgroundColor) ?? DEFAULT_BACKGROUND;
+  const text = safeColor(display.textColor);
+  if (parseHexColor(background) === null) return { background, text: text ?? '#ffffff' };
+  const ratio = text ? contrastRatio(background, text) : null;
+  if (text && ratio !== null && ratio >= WCAG_AA_CONTRAST) return { background, text };
+  return { background, text: brandTextColor(background) };
 }
 
 export function credentialName(display: CredentialDisplay, fallback: string): string {
@@ -34,12 +56,12 @@ export function CredentialFace({
 }) {
   const { t } = useTranslation();
   const locale = currentLanguage();
-  const background = safeColor(display.backgroundColor) ?? '#004a46';
-  const color = safeColor(display.textColor) ?? '#ffffff';
+  const { background, text: color } = cardColors(display);
   const logo = display.logoUri ?? issuer.logoUri;
   const issuerName = pickDisplay(issuer.name, locale) || issuer.id;
   return (
     <Box
+      data-testid="credential-face"
       sx={{
         bgcolor: background,
         color,

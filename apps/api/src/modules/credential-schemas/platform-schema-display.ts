@@ -3,6 +3,8 @@
  * type's name and its claims' labels in the issuer and type metadata. Organization schemas carry the
  * names their authors typed (one language), shown as they are.
  */
+import type { ClaimLabel } from '@cp/contracts';
+
 export type DisplayLocale = 'en' | 'ja' | 'es' | 'ko';
 
 const names: Record<string, Record<DisplayLocale, string>> = {
@@ -37,7 +39,21 @@ const labels: Record<string, Record<DisplayLocale, string>> = {
   employment_type: { en: 'Employment type', ja: '雇用形態', es: 'Tipo de empleo', ko: '고용 형태' },
 };
 
-const humanize = (name: string) => name.replaceAll('_', ' ').replace(/^\w/, (c) => c.toUpperCase());
+/**
+ * A claim name as people read it: `clearance_level` → "Clearance level", `employeeID` → "Employee ID". Words are
+ * split at `_`, `-`, `.` and camelCase humps; acronyms stay capitals; only the first word is capitalized.
+ */
+export function humanizeClaimName(name: string): string {
+  const words = name
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .split(/[\s_.-]+/)
+    .filter(Boolean)
+    .map((word) => (word.length > 1 && word === word.toUpperCase() ? word : word.toLowerCase()));
+  if (words.length === 0) return name;
+  const [first, ...rest] = words;
+  return [first!.charAt(0).toUpperCase() + first!.slice(1), ...rest].join(' ');
+}
 
 /** The schema's display name in `locale`: translated for platform schemas, as typed otherwise. */
 export function schemaDisplayName(
@@ -53,5 +69,17 @@ export function attributeDisplayLabel(
   attributeName: string,
   locale: DisplayLocale,
 ) {
-  return (schema.organizationId === null ? labels[attributeName]?.[locale] : undefined) ?? humanize(attributeName);
+  return (
+    (schema.organizationId === null ? labels[attributeName]?.[locale] : undefined) ?? humanizeClaimName(attributeName)
+  );
+}
+
+/**
+ * A claim with its label in every display language, for the holder pages (they show the one of the page's
+ * language). `schema` null: a claim of another issuer's credential type, known only by its name.
+ */
+export function claimLabel(schema: { organizationId: string | null } | null, name: string): ClaimLabel {
+  const label = (locale: DisplayLocale) =>
+    schema ? attributeDisplayLabel(schema, name, locale) : humanizeClaimName(name);
+  return { name, label: { en: label('en'), ja: label('ja'), es: label('es'), ko: label('ko') } };
 }

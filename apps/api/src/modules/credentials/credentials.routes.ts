@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
+import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { webhookDeps } from '../webhooks/webhooks.service.ts';
 import { credentialImportsRoutes } from './credential-imports.routes.ts';
@@ -58,13 +59,14 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           deps,
           request.params.id,
         );
-        const organization = await organizationsService.getPublicOrganization(db, credential.organizationId);
+        const brand = await organizationsService.getOrganizationBrand(db, credential.organizationId);
         return {
           id: credential.id,
           status: credentialsService.effectiveStatus(credential, offerExpiresAt),
           credential_name: credential.name,
           recipient: { first_name: credential.recipientFirstName, last_name: credential.recipientLastName },
-          issuer: { name: organization.name, logo_url: null, verified: organization.verifiedAt !== null },
+          issuer: presentHolderOrganization(brand, ctx.config.publicUrl),
+          claim_labels: credentialsService.claimLabelsOf(credential),
           connection_url: offer ? credentialsService.connectionUrl(deps, offer) : null,
           expires_at: offer ? offer.expiresAt.toISOString() : (offerExpiresAt?.toISOString() ?? null),
           tx_code_required: Boolean(offer?.txCodeHash),

@@ -1,5 +1,10 @@
 import { createHmac, randomInt, randomUUID } from 'node:crypto';
-import type { CreateCredentialWithRecipientRequest, CredentialListQuery, CredentialStatus } from '@cp/contracts';
+import type {
+  ClaimLabel,
+  CreateCredentialWithRecipientRequest,
+  CredentialListQuery,
+  CredentialStatus,
+} from '@cp/contracts';
 import { type AttributeType, buildClaims } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
@@ -11,6 +16,8 @@ import {
   recordAuditEvents,
 } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
+import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
+import { claimLabel } from '../credential-schemas/platform-schema-display.ts';
 import * as kybService from '../kyb/kyb.service.ts';
 import { issuerUrl } from '../organization-keys/identifiers.ts';
 import { dispatchWebhookDeliveries, recordWebhookEvents, type WebhookDeps } from '../webhooks/webhooks.service.ts';
@@ -113,6 +120,19 @@ export async function createCredentialWithRecipient(
 export function effectiveStatus(row: repository.CredentialRow, offerExpiresAt: Date | null): CredentialStatus {
   if (row.status === 'ISSUED' && offerExpiresAt && offerExpiresAt.getTime() <= Date.now()) return 'EXPIRED';
   return row.status as CredentialStatus;
+}
+
+/**
+ * The claims the credential holds, labelled as wallets label them (the issuer metadata's claim display): the
+ * schema's attribute order, platform schemas translated. Labels only: the holder page never shows the values.
+ */
+export function claimLabelsOf(row: repository.CredentialRow): ClaimLabel[] {
+  const snapshot = row.schemaSnapshot as unknown as Partial<SchemaSnapshot>;
+  const schema = { organizationId: snapshot.slug && isPlatformSchemaSlug(snapshot.slug) ? null : row.organizationId };
+  const claims = row.claims as Record<string, unknown>;
+  return (snapshot.attributes ?? [])
+    .filter((attribute) => claims[attribute.name] !== undefined)
+    .map((attribute) => claimLabel(schema, attribute.name));
 }
 
 export async function findCredentials(

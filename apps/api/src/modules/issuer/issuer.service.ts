@@ -1,3 +1,4 @@
+import { brandTextColor, type HolderOrganization } from '@cp/contracts';
 import {
   type AttributeType,
   decodeJwt,
@@ -13,13 +14,18 @@ import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { credentialTarget, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
-import { attributeDisplayLabel, schemaDisplayName } from '../credential-schemas/platform-schema-display.ts';
+import {
+  attributeDisplayLabel,
+  type DisplayLocale,
+  schemaDisplayName,
+} from '../credential-schemas/platform-schema-display.ts';
 import { findRevokedIndexes, findStatusListSize } from '../credentials/credentials.repository.ts';
 import { type CredentialDeps, preAuthorizedCode, type SchemaSnapshot } from '../credentials/credentials.service.ts';
 import * as nonces from '../nonces/nonces.service.ts';
 import { credentialVct, issuerUrl } from '../organization-keys/identifiers.ts';
 import type { KeyDeps } from '../organization-keys/organization-keys.service.ts';
 import * as keysService from '../organization-keys/organization-keys.service.ts';
+import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import * as repository from './issuer.repository.ts';
@@ -29,7 +35,7 @@ const ACCESS_TOKEN_TTL_SECONDS = 600;
 const NONCE_TTL_SECONDS = 300;
 const PROOF_MAX_AGE_SECONDS = 300;
 const TX_CODE_MAX_ATTEMPTS = 5;
-const LOCALES = ['en', 'ja', 'es', 'ko'] as const;
+const LOCALES: readonly DisplayLocale[] = ['en', 'ja', 'es', 'ko'];
 
 /** An OAuth 2.0 / OpenID4VCI error: rendered as `{error, error_description}`, never problem+json. */
 export class OAuthError extends Error {
@@ -64,17 +70,18 @@ async function issuableSchemas(db: Database, organizationId: string) {
 
 /** OpenID4VCI 1.0 §12.2: the organization as a credential issuer, one configuration per schema. */
 export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId: string) {
-  const organization = await organizationsService.getPublicOrganization(deps.db, organizationId);
+  const brand = presentHolderOrganization(
+    await organizationsService.getOrganizationBrand(deps.db, organizationId),
+    deps.publicUrl,
+  );
   const issuer = issuerUrl(deps.publicUrl, organizationId);
   const schemas = await issuableSchemas(deps.db, organizationId);
-  const logo = organization.logoMediaId
-    ? { uri: `${deps.publicUrl}/api/media/${organization.logoMediaId}` }
-    : undefined;
   return {
     credential_issuer: issuer,
     credential_endpoint: `${issuer}/credential`,
     nonce_endpoint: `${issuer}/nonce`,
-    display: LOCALES.map((locale) => ({ name: organization.name, locale, ...(logo ? { logo } : {}) })),
+    // §12.2.4 `display`: the issuer's name and logo ({uri, alt_text}) per language.
+    display: LOCALES.map((locale) => ({ name: brand.name, locale, ...logoDisplay(brand, locale) })),
     credential_configurations_supported: Object.fromEntries(
       schemas.map((record) => [
         record.schema.slug,
@@ -85,7 +92,13 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
           credential_signing_alg_values_supported: ['ES256'],
           proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
           credential_metadata: {
-            display: LOCALES.map((locale) => ({ name: schemaDisplayName(record.schema, locale), locale })),
+            // §12.2.4 `credential_metadata.display`: the organization's colour (with the text colour that reads
+            // on it) and logo, so wallets draw its cards in its own look.
+            display: LOCALES.map((locale) => ({
+              name: schemaDisplayName(record.schema, locale),
+              locale,
+              ...cardDisplay(brand, locale),
+            })),
             claims: record.attributes.map((attribute) => ({
               path: [attribute.name],
               display: LOCALES.map((locale) => ({
@@ -97,6 +110,32 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
         },
       ]),
     ),
+  };
+}
+
+/** The logo's alternative text in each display language. */
+const logoAltText: Record<DisplayLocale, (name: string) => string> = {
+  en: (name) => `${name} logo`,
+  ja: (name) => `${name}のロゴ`,
+  es: (name) => `Logotipo de ${name}`,
+  ko: (name) => `${name} 로고`,
+};
+
+/** `logo: {uri, alt_text}` (OpenID4VCI §12.2.4, SD-JWT VC Type Metadata simple rendering) when there is one. */
+function logoDisplay(brand: HolderOrganization, locale: DisplayLocale) {
+  return brand.logo_url ? { logo: { uri: brand.logo_url, alt_text: logoAltText[locale](brand.name) } } : {};
+}
+
+/**
+ * How wallets draw the organization's credentials: its logo, its brand colour as the background and the text
+ * colour that contrasts best with it (white or near-black). Without a brand colour, wallets keep their own.
+ */
+function cardDisplay(brand: HolderOrganization, locale: DisplayLocale) {
+  return {
+    ...logoDisplay(brand, locale),
+    ...(brand.brand_color
+      ? { background_color: brand.brand_color, text_color: brandTextColor(brand.brand_color) }
+      : {}),
   };
 }
 
@@ -318,11 +357,23 @@ export async function typeMetadata(deps: IssuerDeps, organizationId: string | nu
     ? (await issuableSchemas(deps.db, organizationId)).find((r) => r.schema.slug === slug)
     : await credentialSchemasService.findPlatformCredentialSchema(deps.db, slug);
   if (!record || (organizationId && isPlatformSchemaSlug(slug))) return undefined;
+  // An organization's own type is drawn in its look; the platform's shared types belong to no one organization.
+  const brand = organizationId
+    ? presentHolderOrganization(
+        await organizationsService.getOrganizationBrand(deps.db, organizationId),
+        deps.publicUrl,
+      )
+    : null;
   return {
     vct: organizationId ? credentialVct(deps.publicUrl, organizationId, slug) : `${deps.publicUrl}/vct/${slug}`,
     name: record.schema.name,
     ...(record.schema.description ? { description: record.schema.description } : {}),
-    display: LOCALES.map((locale) => ({ locale, name: schemaDisplayName(record.schema, locale) })),
+    display: LOCALES.map((locale) => ({
+      locale,
+      name: schemaDisplayName(record.schema, locale),
+      // SD-JWT VC Type Metadata, rendering metadata: the "simple" method's logo and colours.
+      ...(brand && (brand.logo_url || brand.brand_color) ? { rendering: { simple: cardDisplay(brand, locale) } } : {}),
+    })),
     claims: record.attributes.map((attribute) => ({
       path: [attribute.name],
       display: LOCALES.map((locale) => ({

@@ -1,5 +1,7 @@
-import type { Media, Organization, VerificationStatus } from '@cp/contracts';
-import { verificationStatuses } from '@cp/contracts';
+import type { HolderOrganization, Media, Organization, VerificationStatus } from '@cp/contracts';
+import { normalizeBrandColor, verificationStatuses } from '@cp/contracts';
+import { mediaUrl } from '../media/media.presenter.ts';
+import type { MediaRow } from '../media/media.service.ts';
 import { organizationDid } from '../organization-keys/identifiers.ts';
 import type { OrganizationRow } from './organizations.repository.ts';
 
@@ -17,8 +19,25 @@ export function presentOrganization(row: OrganizationRow, logo: Media | null, pu
       logo && logo.id === row.logoMediaId
         ? { id: logo.id, url: logo.url, filename: logo.filename, created_at: logo.created_at }
         : null,
+    brand_color: normalizeBrandColor(row.brandColor),
     verified: row.verificationStatus === 'APPROVED' && row.verifiedAt !== null,
     verification_status: asStatus(row.verificationStatus),
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The issuer or verifier on the public holder pages: `logo` as `getOrganizationBrand` answers it (a public logo
+ * image of the organization's own), served at an absolute URL anyone can load without signing in.
+ */
+export function presentHolderOrganization(
+  brand: { organization: OrganizationRow; logo: MediaRow | null },
+  publicUrl: string,
+): HolderOrganization {
+  return {
+    name: brand.organization.name,
+    logo_url: brand.logo ? mediaUrl(publicUrl, brand.logo.id) : null,
+    verified: brand.organization.verificationStatus === 'APPROVED' && brand.organization.verifiedAt !== null,
+    brand_color: normalizeBrandColor(brand.organization.brandColor),
   };
 }

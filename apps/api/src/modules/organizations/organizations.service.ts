@@ -3,7 +3,7 @@ import type { Database } from '@cp/db';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
 import { type AuditEventInput, recordAuditEvents } from '../audit-events/audit-events.service.ts';
-import { getOrganizationLogo } from '../media/media.service.ts';
+import { findOrganizationMedia, getOrganizationLogo, type MediaRow, purposeOf } from '../media/media.service.ts';
 import * as repository from './organizations.repository.ts';
 
 export function findOrganizationsForUser(db: Database, userId: string) {
@@ -30,18 +30,21 @@ export async function updateOrganization(
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description || null } : {}),
       ...(logo ? { logoMediaId: logo.id } : {}),
+      // Already `#rrggbb` in lowercase (the contract normalizes it); null goes back to the product's colours.
+      ...(input.brand_color !== undefined ? { brandColor: input.brand_color } : {}),
     });
     if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
     // The profile is changed by a signed-in member only (the route refuses API keys). Only what really changed
     // is recorded: names of the fields, and the new name (public).
-    const fields = (['name', 'description'] as const).filter((field) => row[field] !== before[field]);
+    const changed = (['name', 'description', 'brandColor'] as const).filter((field) => row[field] !== before[field]);
+    const fields = changed.map((field) => (field === 'brandColor' ? 'brand_color' : field));
     const events: AuditEventInput[] = [];
     const target = { id: row.id, label: row.name };
     if (fields.length > 0) {
       events.push({
         action: 'organization.updated',
         target,
-        details: { fields: [...fields], ...(fields.includes('name') ? { name: row.name } : {}) },
+        details: { fields, ...(fields.includes('name') ? { name: row.name } : {}) },
       });
     }
     if (logo && logo.id !== before.logoMediaId) {
@@ -128,4 +131,19 @@ export async function getPublicOrganization(db: Database, organizationId: string
   const row = await repository.findOrganizationById(db, organizationId);
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
   return row;
+}
+
+/**
+ * The organization as holders and wallets see it (holder pages, issuer metadata): its public facts, and its logo
+ * only while that is a public logo image of its own, so a link to it never leads to any other file.
+ */
+export async function getOrganizationBrand(
+  db: Database,
+  organizationId: string,
+): Promise<{ organization: repository.OrganizationRow; logo: MediaRow | null }> {
+  const organization = await getPublicOrganization(db, organizationId);
+  if (!organization.logoMediaId) return { organization, logo: null };
+  const [media] = await findOrganizationMedia(db, organization.id, [organization.logoMediaId]);
+  const isPublicLogo = media !== undefined && media.visibility === 'public' && purposeOf(media) === 'logo';
+  return { organization, logo: isPublicLogo ? media : null };
 }

@@ -16,9 +16,11 @@ import { compactDecrypt, exportJWK, generateKeyPair, importJWK, type JWK } from 
 import { AppError } from '../../errors/app-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
+import { claimLabel } from '../credential-schemas/platform-schema-display.ts';
 import { credentialVct } from '../organization-keys/identifiers.ts';
 import type { KeyDeps } from '../organization-keys/organization-keys.service.ts';
 import * as keysService from '../organization-keys/organization-keys.service.ts';
+import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import {
   dispatchWebhookDeliveries,
@@ -198,11 +200,30 @@ async function loadIndividual(deps: VerifierDeps, id: string) {
   return row;
 }
 
+/**
+ * Whose labels the requested claims take: the verification's schema (platform schemas are translated), or null
+ * for another issuer's credential type (its claims are known by name only) and a schema no longer readable.
+ */
+async function claimLabelSchema(deps: VerifierDeps, verification: repository.VerificationRow) {
+  if (!verification.schemaId) return null;
+  try {
+    const record = await credentialSchemasService.getCredentialSchema(deps.db, {
+      organizationId: verification.organizationId,
+      id: verification.schemaId,
+      includeDeleted: true,
+    });
+    return { organizationId: record.schema.organizationId };
+  } catch {
+    return null;
+  }
+}
+
 /** The holder page's data: who asks, for what, and the `openid4vp://` link while the attempt is open. */
 export async function connectData(deps: VerifierDeps, individualId: string) {
   const { individual, verification } = await loadIndividual(deps, individualId);
-  const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
+  const brand = await organizationsService.getOrganizationBrand(deps.db, verification.organizationId);
   const frozen = frozenRequest(individual.request);
+  const labelled = await claimLabelSchema(deps, verification);
   const link = `openid4vp://?client_id=${encodeURIComponent(frozen.clientId)}&request_uri=${encodeURIComponent(
     requestUri(deps.publicUrl, individual.id),
   )}`;
@@ -210,14 +231,22 @@ export async function connectData(deps: VerifierDeps, individualId: string) {
     id: individual.id,
     status: individual.status as IndividualStatus,
     verification: { name: verification.name, description: verification.description },
-    verifier: {
-      name: organization.name,
-      logo_url: organization.logoMediaId ? `${deps.publicUrl}/api/media/${organization.logoMediaId}` : null,
-      verified: organization.verifiedAt !== null,
-    },
+    verifier: presentHolderOrganization(brand, deps.publicUrl),
     requested_claims: frozen.requestedClaims.map((c) => c.name),
+    requested_claim_labels: frozen.requestedClaims.map((c) => claimLabel(labelled, c.name)),
     connection_url: isOpen(individual.status) ? link : null,
   };
+}
+
+/**
+ * Who asks, for the page of the shareable link (`/connect/redirect/{verificationId}`) before it has an attempt, or
+ * when it cannot have one (a used single-use link, a bad signature): the organization's name and look only.
+ */
+export async function requesterOf(deps: VerifierDeps, verificationId: string) {
+  const verification = await repository.findPublicVerification(deps.db, verificationId);
+  if (!verification) throw new AppError('VERIFICATION_NOT_FOUND');
+  const brand = await organizationsService.getOrganizationBrand(deps.db, verification.organizationId);
+  return presentHolderOrganization(brand, deps.publicUrl);
 }
 
 export async function outcome(deps: VerifierDeps, individualId: string) {

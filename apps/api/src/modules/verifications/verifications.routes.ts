@@ -4,6 +4,7 @@ import {
   zCreateOwnVerificationIndividualRequest,
   zCreateVerificationIndividualRequest,
   zCreateVerificationRequest,
+  zHolderOrganization,
   zIdParams,
   zPageQuery,
   zUpdateVerificationRequest,
@@ -85,6 +86,21 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         reply.header('cache-control', 'no-store');
         return openid4vp.connectData(verifier, request.params.id);
       },
+    );
+    app.get(
+      '/verifications/:id/requester',
+      {
+        config: holderLimit,
+        schema: {
+          tags: ['verifications'],
+          summary:
+            "Who asks: the organization's name, logo, colour and KYB for the shareable link's page (public; id = verification id)",
+          params: zIdParams,
+          querystring: zQuery,
+          response: { 200: zHolderOrganization },
+        },
+      },
+      async (request) => openid4vp.requesterOf(verifier, request.params.id),
     );
     app.get(
       '/verifications/:id/verify',

@@ -18,6 +18,9 @@ export const useCredentialConnect = (id: string) =>
     queryKey: ['credential-connect', id] as const,
     queryFn: () => getCredentialConnect(id),
     retry: false,
+    // On a desktop the wallet opens in another tab: this page keeps following while hidden, so it already shows
+    // the outcome when the holder comes back to it.
+    refetchIntervalInBackground: true,
     refetchInterval: (query) => {
       const status = query.state.data?.status;
       if (query.state.error || status === 'CLAIMED' || status === 'REVOKED' || status === 'EXPIRED') return false;

@@ -21,6 +21,9 @@ export const useVerificationOutcome = (id: string) =>
     queryKey: ['verification-outcome', id] as const,
     queryFn: () => getVerificationOutcome(id),
     retry: false,
+    // On a desktop the wallet opens in another tab: this page keeps following while hidden, so it already shows
+    // the outcome when the holder comes back to it.
+    refetchIntervalInBackground: true,
     refetchInterval: (query) => {
       if (query.state.error || isFinalIndividualStatus(query.state.data?.status)) return false;
       return VERIFICATION_POLL_MS;

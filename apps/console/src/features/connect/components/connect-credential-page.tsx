@@ -2,20 +2,21 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
 import HourglassDisabledOutlined from '@mui/icons-material/HourglassDisabledOutlined';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
+import { brandButtonSx } from '../../../components/organization-band.tsx';
 import { WalletQrPanel } from '../../../components/wallet-qr-panel.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { usePublicConfig } from '../../../lib/public-config.ts';
 import { useCredentialConnect } from '../api/get-credential-connect.ts';
-import { HolderPage } from './holder-page.tsx';
-import { PartyHeader } from './party-header.tsx';
+import { ClaimLabelList } from './claim-label-list.tsx';
+import { HolderPage, type HolderParty } from './holder-page.tsx';
 import { StateCard } from './state-card.tsx';
 
 const STATUS_TEST_ID = 'claim-status';
@@ -27,6 +28,11 @@ export function ConnectCredentialPage() {
   const connect = useCredentialConnect(id);
   const config = usePublicConfig();
   const data = connect.data;
+  const party: HolderParty | 'loading' | undefined = data
+    ? { label: t('connect.issuedBy'), organization: data.issuer, testId: 'claim-issuer' }
+    : connect.isError
+      ? undefined
+      : 'loading';
 
   let content: ReactNode;
   if (connect.isError) {
@@ -42,11 +48,11 @@ export function ConnectCredentialPage() {
     );
   } else if (!data) {
     content = (
-      <Card sx={{ p: 3 }}>
+      <Box sx={{ p: 3 }}>
         <Skeleton height={40} />
         <Skeleton variant="rectangular" height={220} sx={{ my: 2 }} />
         <Skeleton height={48} />
-      </Card>
+      </Box>
     );
   } else if (data.status === 'CLAIMED') {
     content = (
@@ -83,8 +89,7 @@ export function ConnectCredentialPage() {
     const walletUrl = config.data?.wallet_url;
     const walletLink = walletUrl ? `${walletUrl.replace(/\/$/, '')}/receive?offer=${encodeURIComponent(offer)}` : null;
     content = (
-      <Card sx={{ p: { xs: 2.5, sm: 4 } }} data-testid={STATUS_TEST_ID} data-status={data.status}>
-        <PartyHeader label={t('connect.issuedBy')} party={data.issuer} testId="claim-issuer" />
+      <Box sx={{ p: { xs: 2.5, sm: 4 } }} data-testid={STATUS_TEST_ID} data-status={data.status}>
         <Typography
           variant="h5"
           component="h1"
@@ -96,6 +101,7 @@ export function ConnectCredentialPage() {
         <Typography variant="body1" sx={{ color: 'text.secondary', mb: 3 }}>
           {t('connect.greeting', { name: data.recipient.first_name })}
         </Typography>
+        <ClaimLabelList title={t('connect.contains')} claims={data.claim_labels} testId="claim-labels" />
         <WalletQrPanel
           value={offer}
           qrTitle={t('connect.qrTitle')}
@@ -104,6 +110,7 @@ export function ConnectCredentialPage() {
           walletLink={walletLink}
           walletLabel={t('connect.openWallet')}
           walletTestId="claim-open-wallet"
+          walletButtonSx={brandButtonSx(data.issuer.brand_color)}
         >
           <Button variant="outlined" color="secondary" size="large" href={offer} data-testid="claim-offer-link">
             {t('connect.otherWallet')}
@@ -128,12 +135,12 @@ export function ConnectCredentialPage() {
             {t('connect.rawLink')}
           </Link>
         </Typography>
-      </Card>
+      </Box>
     );
   }
 
   return (
-    <HolderPage testId="claim-page" languageTestId="claim-language">
+    <HolderPage testId="claim-page" languageTestId="claim-language" party={party}>
       {content}
     </HolderPage>
   );

@@ -7,7 +7,8 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { createVerificationIndividual, generateCustomerId } from '../api/create-verification-individual.ts';
-import { HolderPage } from './holder-page.tsx';
+import { useVerificationRequester } from '../api/get-verification-requester.ts';
+import { HolderPage, type HolderParty } from './holder-page.tsx';
 import { StateCard } from './state-card.tsx';
 import { VerificationUnavailableCard } from './verification-unavailable-card.tsx';
 
@@ -58,6 +59,13 @@ export function ConnectRedirectPage() {
   const started = useRef(false);
   // Read once: the attempt is opened for the link as it was opened.
   const [request] = useState(() => linkRequest(searchParams));
+  // Who asks, shown while the attempt opens and when the link cannot be used (the attempt's page shows it after).
+  const requester = useVerificationRequester(id);
+  const party: HolderParty | 'loading' | undefined = requester.data
+    ? { label: t('connect.verification.requestedBy'), organization: requester.data, testId: 'verification-verifier' }
+    : requester.isPending
+      ? 'loading'
+      : undefined;
 
   useEffect(() => {
     if (started.current) return;
@@ -120,7 +128,7 @@ export function ConnectRedirectPage() {
   }
 
   return (
-    <HolderPage testId="verification-redirect-page" languageTestId="verification-language">
+    <HolderPage testId="verification-redirect-page" languageTestId="verification-language" party={party}>
       {content}
     </HolderPage>
   );

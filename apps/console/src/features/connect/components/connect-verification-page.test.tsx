@@ -9,7 +9,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { i18n } from '../../../i18n/index.ts';
+import { changeLanguage, i18n } from '../../../i18n/index.ts';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { VERIFICATION_POLL_MS } from '../api/get-verification-outcome.ts';
 import { ConnectRedirectPage } from './connect-redirect-page.tsx';
@@ -23,8 +23,12 @@ const connect = (extra: Partial<VerificationConnect> = {}): VerificationConnect 
   id: individualId,
   status: 'CREATED',
   verification: { name: 'Proof of employment', description: 'Show that you work with us.' },
-  verifier: { name: 'Acme', logo_url: null, verified: true },
+  verifier: { name: 'Acme', logo_url: null, verified: true, brand_color: null },
   requested_claims: ['first_name', 'job_title'],
+  requested_claim_labels: [
+    { name: 'first_name', label: { en: 'First name', ja: '名', es: 'Nombre', ko: '이름' } },
+    { name: 'job_title', label: { en: 'Job title', ja: '職位', es: 'Cargo', ko: '직책' } },
+  ],
   connection_url: request,
   ...extra,
 });
@@ -40,6 +44,7 @@ type Answer = { status: number; body: unknown };
 let connectAnswer: Answer;
 let verifyAnswer: Answer;
 let createAnswer: Answer;
+let requesterAnswer: Answer;
 let posts: { path: string; body: Record<string, unknown> }[];
 let verifyCalls: number;
 
@@ -56,6 +61,15 @@ beforeEach(() => {
       created_at: '2026-11-22T10:00:00Z',
     },
   };
+  requesterAnswer = {
+    status: 200,
+    body: {
+      name: 'Globex Bank',
+      logo_url: 'https://api.test/api/media/globex',
+      verified: true,
+      brand_color: '#003366',
+    },
+  };
   posts = [];
   verifyCalls = 0;
   vi.stubGlobal(
@@ -66,6 +80,9 @@ beforeEach(() => {
       if (url.pathname === '/api/verifications/individuals' && init.method === 'POST') {
         posts.push({ path: url.pathname, body: JSON.parse(String(init.body)) });
         return Response.json(createAnswer.body, { status: createAnswer.status });
+      }
+      if (url.pathname === `/api/verifications/${verificationId}/requester`) {
+        return Response.json(requesterAnswer.body, { status: requesterAnswer.status });
       }
       if (url.pathname === `/api/verifications/${individualId}/connect`) {
         return Response.json(connectAnswer.body, { status: connectAnswer.status });
@@ -81,6 +98,8 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  i18n.changeLanguage('en');
+  window.localStorage.clear();
 });
 
 function renderAt(path: string) {
@@ -181,6 +200,25 @@ describe('ConnectRedirectPage', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('verification-redirect').getAttribute('data-status')).toBe('USED'));
     expect(screen.getByText('This verification link has already been used')).toBeTruthy();
     expect(posts).toHaveLength(1);
+    // Who sent the link, in its own colours, so the holder knows whom to ask for a new one.
+    await waitFor(() => expect(screen.getByTestId('verification-verifier').textContent).toBe('Globex Bank'));
+    const band = screen.getByTestId('verification-verifier-band');
+    expect(band.textContent).toContain('Requested by');
+    expect(getComputedStyle(band).backgroundColor).toBe('rgb(0, 51, 102)');
+    expect(getComputedStyle(band).color).toBe('rgb(255, 255, 255)');
+    expect(screen.getByTestId('verification-verifier-logo').querySelector('img')?.getAttribute('src')).toBe(
+      'https://api.test/api/media/globex',
+    );
+  });
+
+  it('still explains the link when who asks cannot be read', async () => {
+    requesterAnswer = { status: 404, body: { type: 'x', title: 'x', status: 404, code: 'VERIFICATION_NOT_FOUND' } };
+    createAnswer = { status: 404, body: { type: 'x', title: 'x', status: 404, code: 'VERIFICATION_NOT_FOUND' } };
+    renderAt(`/connect/redirect/${verificationId}`);
+    await waitFor(() =>
+      expect(screen.getByTestId('verification-redirect').getAttribute('data-status')).toBe('NOT_FOUND'),
+    );
+    await waitFor(() => expect(screen.queryByTestId('verification-verifier-band')).toBeNull());
   });
 
   it('explains a link that does not exist', async () => {
@@ -209,7 +247,12 @@ describe('ConnectVerificationPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('verification-verifier').textContent).toBe('Acme');
     expect(screen.getByTestId('verification-verifier-verified')).toBeTruthy();
     expect(screen.getByTestId('verification-name').textContent).toBe('Proof of employment');
-    expect(screen.getByTestId('verification-claims').textContent).toContain('job_title');
+    const claims = screen.getByTestId('verification-claims');
+    expect(claims.textContent).toContain('Job title');
+    expect(claims.textContent).toContain('First name');
+    expect(claims.textContent).not.toContain('job_title');
+    expect(screen.getByText('Acme asks you to share')).toBeTruthy();
+    expect(screen.getByTestId('verification-verifier-band').textContent).toContain('Requested by');
     expect(screen.getByTestId('verification-qr').querySelector('svg')).toBeTruthy();
     expect(screen.getByTestId('verification-request-link').getAttribute('href')).toBe(request);
     await waitFor(() =>
@@ -218,6 +261,45 @@ describe('ConnectVerificationPage', { timeout: 30_000 }, () => {
       ),
     );
     expect(screen.getByText('Waiting for your wallet to scan the code…')).toBeTruthy();
+  });
+
+  it('draws the request in the verifier’s colour and labels the claims in Japanese', async () => {
+    connectAnswer = {
+      status: 200,
+      body: connect({ verifier: { name: 'Acme', logo_url: null, verified: true, brand_color: '#ffcc00' } }),
+    };
+    renderAt(`/connect/verification/${individualId}`);
+    await screen.findByTestId('verification-qr');
+    const band = screen.getByTestId('verification-verifier-band');
+    expect(getComputedStyle(band).backgroundColor).toBe('rgb(255, 204, 0)');
+    expect(getComputedStyle(band).color).toBe('rgb(17, 17, 17)');
+    // The button becomes a link once the wallet's address is known: read it again each time.
+    const button = () => screen.getByTestId('verification-open-wallet');
+    await waitFor(() => expect(getComputedStyle(button()).backgroundColor).toBe('rgb(255, 204, 0)'));
+    await act(async () => {
+      await changeLanguage('ja');
+    });
+    await waitFor(() => expect(screen.getByTestId('verification-claims').textContent).toContain('職位'));
+    expect(screen.getByTestId('verification-claims').textContent).toContain('名');
+  });
+
+  it('opens the wallet in a new tab on a desktop and keeps following the attempt', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderAt(`/connect/verification/${individualId}`);
+    await waitFor(() =>
+      expect(screen.getByTestId('verification-open-wallet').getAttribute('href')).toContain(
+        'http://wallet.test/present',
+      ),
+    );
+    const button = screen.getByTestId('verification-open-wallet');
+    expect(button.getAttribute('target')).toBe('_blank');
+    expect(button.getAttribute('rel')).toContain('noopener');
+    expect(screen.getByTestId('verification-request-link').getAttribute('target')).toBeNull();
+    verifyAnswer = { status: 200, body: outcome({ status: 'VERIFIED', verified_at: '2026-11-22T10:01:00Z' }) };
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(VERIFICATION_POLL_MS + 100);
+    });
+    await waitFor(() => expect(status()).toBe('VERIFIED'));
   });
 
   it('moves by itself from CREATED to REQUESTED to VERIFIED, then stops polling', async () => {

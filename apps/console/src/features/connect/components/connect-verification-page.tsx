@@ -4,22 +4,21 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import HourglassDisabledOutlined from '@mui/icons-material/HourglassDisabledOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
+import { brandButtonSx } from '../../../components/organization-band.tsx';
 import { WalletQrPanel } from '../../../components/wallet-qr-panel.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { usePublicConfig } from '../../../lib/public-config.ts';
 import { useVerificationConnect } from '../api/get-verification-connect.ts';
 import { useVerificationOutcome } from '../api/get-verification-outcome.ts';
-import { HolderPage } from './holder-page.tsx';
-import { PartyHeader } from './party-header.tsx';
+import { ClaimLabelList } from './claim-label-list.tsx';
+import { HolderPage, type HolderParty } from './holder-page.tsx';
 import { StateCard } from './state-card.tsx';
 import { VerificationUnavailableCard } from './verification-unavailable-card.tsx';
 
@@ -41,19 +40,24 @@ export function ConnectVerificationPage() {
   const connect = useVerificationConnect(id);
   const outcome = useVerificationOutcome(id);
   const data = connect.data;
+  const failedCall = connect.error ?? outcome.error;
+  const party: HolderParty | 'loading' | undefined = data
+    ? { label: t('connect.verification.requestedBy'), organization: data.verifier, testId: 'verification-verifier' }
+    : failedCall
+      ? undefined
+      : 'loading';
 
   let content: ReactNode;
-  const failedCall = connect.error ?? outcome.error;
   if (failedCall) {
     const missing = isApiError(failedCall) && (failedCall.status === 404 || failedCall.status === 400);
     content = <VerificationUnavailableCard testId={STATUS_TEST_ID} reason={missing ? 'NOT_FOUND' : 'ERROR'} />;
   } else if (!data) {
     content = (
-      <Card sx={{ p: 3 }} data-testid={STATUS_TEST_ID} data-status="LOADING">
+      <Box sx={{ p: 3 }} data-testid={STATUS_TEST_ID} data-status="LOADING">
         <Skeleton height={40} />
         <Skeleton variant="rectangular" height={220} sx={{ my: 2 }} />
         <Skeleton height={48} />
-      </Card>
+      </Box>
     );
   } else {
     const status: IndividualStatus = outcome.data?.status ?? data.status;
@@ -86,7 +90,7 @@ export function ConnectVerificationPage() {
   }
 
   return (
-    <HolderPage testId="verification-page" languageTestId="verification-language">
+    <HolderPage testId="verification-page" languageTestId="verification-language" party={party}>
       {content}
     </HolderPage>
   );
@@ -110,8 +114,7 @@ function RequestCard({
   const walletHasRequest = status === 'REQUESTED' && !showQrAgain;
 
   return (
-    <Card sx={{ p: { xs: 2.5, sm: 4 } }} data-testid={STATUS_TEST_ID} data-status={status}>
-      <PartyHeader label={t('connect.verification.requestedBy')} party={data.verifier} testId="verification-verifier" />
+    <Box sx={{ p: { xs: 2.5, sm: 4 } }} data-testid={STATUS_TEST_ID} data-status={status}>
       <Typography
         variant="h5"
         component="h1"
@@ -125,24 +128,11 @@ function RequestCard({
           {data.verification.description}
         </Typography>
       )}
-      {data.requested_claims.length > 0 && (
-        <Box sx={{ mb: 3 }}>
-          <Typography variant="subtitle2" component="h2" sx={{ mb: 1 }}>
-            {t('connect.verification.sharedClaims')}
-          </Typography>
-          <Box
-            component="ul"
-            data-testid="verification-claims"
-            sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexWrap: 'wrap', gap: 1 }}
-          >
-            {data.requested_claims.map((claim) => (
-              <li key={claim}>
-                <Chip label={claim} size="small" variant="outlined" />
-              </li>
-            ))}
-          </Box>
-        </Box>
-      )}
+      <ClaimLabelList
+        title={t('connect.verification.asksToShare', { verifier: data.verifier.name })}
+        claims={data.requested_claim_labels}
+        testId="verification-claims"
+      />
 
       {walletHasRequest ? (
         <Box
@@ -179,6 +169,7 @@ function RequestCard({
             walletLink={walletLink}
             walletLabel={t('connect.openWallet')}
             walletTestId="verification-open-wallet"
+            walletButtonSx={brandButtonSx(data.verifier.brand_color)}
           >
             <Typography variant="body2" sx={{ textAlign: 'center' }}>
               <Link href={request} rel="noreferrer" underline="hover" data-testid="verification-request-link">
@@ -207,7 +198,7 @@ function RequestCard({
           </Box>
         </>
       )}
-    </Card>
+    </Box>
   );
 }
 

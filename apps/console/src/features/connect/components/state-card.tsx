@@ -1,9 +1,8 @@
 import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 
-/** A centred outcome card of the holder pages: an icon, a title, a sentence and optional extra content. */
+/** A centred outcome of the holder pages (inside their card): an icon, a title, a sentence and optional content. */
 export function StateCard({
   testId,
   status,
@@ -20,7 +19,7 @@ export function StateCard({
   children?: ReactNode;
 }) {
   return (
-    <Card sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center' }} data-testid={testId} data-status={status}>
+    <Box sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center' }} data-testid={testId} data-status={status}>
       <Box sx={{ fontSize: 56, display: 'flex', justifyContent: 'center', mb: 2 }}>{icon}</Box>
       <Typography variant="h5" component="h1" sx={{ fontWeight: 600, mb: 1 }}>
         {title}
@@ -29,6 +28,6 @@ export function StateCard({
         {body}
       </Typography>
       {children}
-    </Card>
+    </Box>
   );
 }

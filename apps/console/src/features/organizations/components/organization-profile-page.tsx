@@ -23,6 +23,7 @@ import { notify } from '../../../lib/notifications.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useOrganization } from '../api/get-organization.ts';
 import { useUpdateOrganization } from '../api/update-organization.ts';
+import { OrganizationBrandColorField } from './organization-brand-color-field.tsx';
 import { OrganizationLogoField } from './organization-logo-field.tsx';
 
 interface FormValues {
@@ -200,6 +201,16 @@ function OrganizationForm({ organization }: { organization: Organization }) {
           </Typography>
         </Box>
         <OrganizationLogoField organization={organization} />
+      </Box>
+      <Divider />
+      <Box sx={{ p: 3, display: 'grid', gridTemplateColumns: { xs: '1fr', md: '240px 1fr' }, gap: { xs: 2, md: 4 } }}>
+        <Box>
+          <Typography variant="subtitle2">{t('organizations.brandColor.title')}</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+            {t('organizations.brandColor.helper')}
+          </Typography>
+        </Box>
+        <OrganizationBrandColorField organization={organization} />
       </Box>
       <Divider />
       <Box sx={{ px: 3, py: 2, display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
