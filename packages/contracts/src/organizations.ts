@@ -13,6 +13,8 @@ export const zOrganization = z.object({
   logo: zMedia.nullable(),
   verified: z.boolean(),
   verification_status: zVerificationStatus,
+  /** Members act for the organization only from a two-step sign-in (else 403 ORGANIZATION_TWO_FACTOR_REQUIRED). */
+  require_two_factor: z.boolean(),
   created_at: z.iso.datetime({ offset: true }),
 });
 export type Organization = z.infer<typeof zOrganization>;
@@ -32,5 +34,7 @@ export const zUpdateOrganizationRequest = z.strictObject({
   description: z.string().trim().max(ORGANIZATION_DESCRIPTION_MAX).optional(),
   /** Media id of an uploaded logo (media uploads arrive with the workspace capability). */
   logo: z.uuid().optional(),
+  /** Turning it on needs a two-step session of one's own (else 409 ORGANIZATION_TWO_FACTOR_SESSION_REQUIRED). */
+  require_two_factor: z.boolean().optional(),
 });
 export type UpdateOrganizationRequest = z.infer<typeof zUpdateOrganizationRequest>;

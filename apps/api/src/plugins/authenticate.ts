@@ -9,7 +9,7 @@ import * as organizationsService from '../modules/organizations/organizations.se
 
 /** Who is calling: a signed-in user (console) or an organization's integration API key. */
 export type Actor =
-  | { kind: 'user'; userId: string; sessionId: string }
+  | { kind: 'user'; userId: string; sessionId: string; twoFactor: boolean }
   | { kind: 'api_key'; apiKeyId: string; organizationId: string };
 
 declare module 'fastify' {
@@ -75,6 +75,7 @@ export function authenticate(ctx: AppContext, options: AuthenticateOptions = {})
     const organizationId = currentIdentity(request);
     if (organizationId) {
       await organizationsService.assertMember(ctx.database.db, organizationId, claims.userId);
+      await organizationsService.assertTwoFactorForOrganization(ctx.database.db, organizationId, claims.twoFactor);
       request.organizationId = organizationId;
     }
   };
@@ -91,13 +92,13 @@ function currentIdentity(request: FastifyRequest): string | undefined {
 }
 
 /** The signed-in user; API keys are refused on user-only endpoints (profile, organizations list). */
-export function requireUser(request: FastifyRequest): { userId: string; sessionId: string } {
+export function requireUser(request: FastifyRequest): { userId: string; sessionId: string; twoFactor: boolean } {
   const actor = request.actor;
   if (!actor) throw new AppError('AUTH_REQUIRED');
   if (actor.kind !== 'user') {
     throw new AppError('AUTH_TOKEN_INVALID', { detail: 'This endpoint needs a signed-in user.' });
   }
-  return { userId: actor.userId, sessionId: actor.sessionId };
+  return { userId: actor.userId, sessionId: actor.sessionId, twoFactor: actor.twoFactor };
 }
 
 /**

@@ -19,6 +19,7 @@ export function presentOrganization(row: OrganizationRow, logo: Media | null, pu
         : null,
     verified: row.verificationStatus === 'APPROVED' && row.verifiedAt !== null,
     verification_status: asStatus(row.verificationStatus),
+    require_two_factor: row.requireTwoFactor,
     created_at: row.createdAt.toISOString(),
   };
 }

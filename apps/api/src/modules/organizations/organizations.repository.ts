@@ -37,7 +37,7 @@ export async function isMember(db: Database, organizationId: string, userId: str
 export async function updateOrganization(
   db: Database,
   organizationId: string,
-  values: Partial<Pick<OrganizationRow, 'name' | 'description' | 'logoUrl' | 'logoMediaId'>>,
+  values: Partial<Pick<OrganizationRow, 'name' | 'description' | 'logoUrl' | 'logoMediaId' | 'requireTwoFactor'>>,
 ) {
   const [row] = await db
     .update(organizations)

@@ -9,25 +9,59 @@ export function findOrganizationsForUser(db: Database, userId: string) {
   return repository.findOrganizationsForUser(db, userId);
 }
 
-/** 404 both when the organization does not exist and when the actor is not a member: no existence leak. */
-export async function getOrganization(db: Database, params: { organizationId: string; userId: string }) {
+/**
+ * 404 both when the organization does not exist and when the actor is not a member: no existence leak. A member
+ * whose session is not two-step gets 403 when the organization requires two-step sign-in.
+ */
+export async function getOrganization(
+  db: Database,
+  params: { organizationId: string; userId: string; twoFactor: boolean },
+) {
   const row = await repository.findOrganizationForMember(db, params.organizationId, params.userId);
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
+  assertTwoFactorSatisfied(row, params.twoFactor);
   return row;
+}
+
+function assertTwoFactorSatisfied(row: Pick<repository.OrganizationRow, 'requireTwoFactor'>, twoFactor: boolean) {
+  if (row.requireTwoFactor && !twoFactor) {
+    throw new AppError('ORGANIZATION_TWO_FACTOR_REQUIRED', {
+      detail:
+        'This organization requires two-step sign-in: turn it on in your account, then sign out and sign in again.',
+    });
+  }
+}
+
+/**
+ * For a signed-in member acting for the organization (CurrentIdentity): 403 when it requires two-step sign-in and
+ * this session is not two-step. API keys are not people and never come here.
+ */
+export async function assertTwoFactorForOrganization(db: Database, organizationId: string, twoFactor: boolean) {
+  if (twoFactor) return;
+  const row = await repository.findOrganizationById(db, organizationId);
+  if (row) assertTwoFactorSatisfied(row, twoFactor);
 }
 
 export async function updateOrganization(
   db: Database,
-  params: { organizationId: string; userId: string },
+  params: { organizationId: string; userId: string; twoFactor: boolean },
   input: UpdateOrganizationRequest,
 ) {
   await getOrganization(db, params);
+  // Whoever turns the requirement on must meet it already, so that nobody locks the organization out by mistake.
+  if (input.require_two_factor === true && !params.twoFactor) {
+    throw new AppError('ORGANIZATION_TWO_FACTOR_SESSION_REQUIRED', {
+      detail:
+        'Turn on two-step sign-in in your own account and sign in again with it before requiring it for the organization.',
+    });
+  }
   // The logo must be this organization's own image upload (404 for another organization's file).
   const logo = input.logo !== undefined ? await getOrganizationLogo(db, params.organizationId, input.logo) : undefined;
   const row = await repository.updateOrganization(db, params.organizationId, {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description || null } : {}),
     ...(logo ? { logoMediaId: logo.id } : {}),
+    ...(input.require_two_factor !== undefined ? { requireTwoFactor: input.require_two_factor } : {}),
   });
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
   return row;
