@@ -49,8 +49,11 @@ const NEW_PASSWORD = 'Link-State-Routing2!';
 
 async function logOut(page: Page) {
   await page.getByTestId('logout').click();
-  // The console's sign-out, then the account center's (it submits itself), then back to /intro.
-  await page.waitForURL(onConsole(product, '/intro'), { timeout: 30_000 });
+  // The console's sign-out, then the account center's (it submits itself), then back to /intro with the state
+  // the console sent (RP-Initiated Logout 1.0 §3): only then has the provider's session ended.
+  await page.waitForURL((url) => onConsole(product, '/intro')(url) && url.searchParams.has('state'), {
+    timeout: 30_000,
+  });
 }
 
 /** Intro → "Sign in": the account center must ask for the password (its session ended with the log-out). */

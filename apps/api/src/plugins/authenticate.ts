@@ -9,7 +9,18 @@ import * as organizationsService from '../modules/organizations/organizations.se
 
 /** Who is calling: a signed-in user (console) or an organization's integration API key. */
 export type Actor =
-  | { kind: 'user'; userId: string; sessionId: string; twoFactor: boolean }
+  | {
+      kind: 'user';
+      userId: string;
+      sessionId: string;
+      twoFactor: boolean;
+      /**
+       * The organization named in CurrentIdentity requires two-step sign-in and this session has one step: every
+       * call acting for it (requireOrganization) answers 403; calls about the person (profile, organization list)
+       * still work, so the console can say what to do.
+       */
+      organizationTwoFactorUnmet?: boolean;
+    }
   | { kind: 'api_key'; apiKeyId: string; organizationId: string };
 
 declare module 'fastify' {
@@ -75,8 +86,10 @@ export function authenticate(ctx: AppContext, options: AuthenticateOptions = {})
     const organizationId = currentIdentity(request);
     if (organizationId) {
       await organizationsService.assertMember(ctx.database.db, organizationId, claims.userId);
-      await organizationsService.assertTwoFactorForOrganization(ctx.database.db, organizationId, claims.twoFactor);
       request.organizationId = organizationId;
+      if (!claims.twoFactor && (await organizationsService.requiresTwoFactor(ctx.database.db, organizationId))) {
+        request.actor = { ...request.actor, organizationTwoFactorUnmet: true };
+      }
     }
   };
 }
@@ -116,6 +129,7 @@ export function requireOrganization(request: FastifyRequest): {
   if (!request.organizationId) {
     throw new AppError('ORGANIZATION_IDENTITY_REQUIRED', { detail: 'The CurrentIdentity header is required.' });
   }
+  if (actor.kind === 'user' && actor.organizationTwoFactorUnmet) throw organizationsService.twoFactorRequiredError();
   return { organizationId: request.organizationId, userId: actor.kind === 'user' ? actor.userId : null, actor };
 }
 

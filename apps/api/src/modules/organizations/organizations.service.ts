@@ -23,23 +23,20 @@ export async function getOrganization(
   return row;
 }
 
-function assertTwoFactorSatisfied(row: Pick<repository.OrganizationRow, 'requireTwoFactor'>, twoFactor: boolean) {
-  if (row.requireTwoFactor && !twoFactor) {
-    throw new AppError('ORGANIZATION_TWO_FACTOR_REQUIRED', {
-      detail:
-        'This organization requires two-step sign-in: turn it on in your account, then sign out and sign in again.',
-    });
-  }
+/** 403 for a one-step session acting for an organization that requires two-step sign-in. */
+export function twoFactorRequiredError() {
+  return new AppError('ORGANIZATION_TWO_FACTOR_REQUIRED', {
+    detail: 'This organization requires two-step sign-in: turn it on in your account, then sign out and sign in again.',
+  });
 }
 
-/**
- * For a signed-in member acting for the organization (CurrentIdentity): 403 when it requires two-step sign-in and
- * this session is not two-step. API keys are not people and never come here.
- */
-export async function assertTwoFactorForOrganization(db: Database, organizationId: string, twoFactor: boolean) {
-  if (twoFactor) return;
-  const row = await repository.findOrganizationById(db, organizationId);
-  if (row) assertTwoFactorSatisfied(row, twoFactor);
+function assertTwoFactorSatisfied(row: Pick<repository.OrganizationRow, 'requireTwoFactor'>, twoFactor: boolean) {
+  if (row.requireTwoFactor && !twoFactor) throw twoFactorRequiredError();
+}
+
+/** Whether the organization lets only two-step sessions act for it (API keys are not people: never asked). */
+export async function requiresTwoFactor(db: Database, organizationId: string): Promise<boolean> {
+  return (await repository.findOrganizationById(db, organizationId))?.requireTwoFactor === true;
 }
 
 export async function updateOrganization(
