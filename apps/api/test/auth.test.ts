@@ -72,7 +72,8 @@ describe('sessions', () => {
       headers: auth,
       payload: { refresh_token: tokens.refresh_token },
     });
-    expect(out.statusCode).toBe(204);
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ logout_url: expect.stringContaining('/session/end?') });
     expect((await t.app.inject({ method: 'GET', url: '/api/users', headers: auth })).statusCode).toBe(401);
     expect((await refresh(tokens.refresh_token)).statusCode).toBe(401);
   });

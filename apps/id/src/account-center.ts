@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { isStrongPassword } from '@cp/contracts';
 import type { Database, SecretBox } from '@cp/db';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import QRCode from 'qrcode';
 import { AccountError } from './accounts/account-error.ts';
 import {
   type Account,
@@ -14,12 +15,26 @@ import {
   changePassword,
   createAccount,
   createAccountOrganization,
+  findAccountByEmail,
   findAccountById,
   listAccountOrganizations,
   zEmail,
   zUsername,
 } from './accounts/accounts.service.ts';
 import { confirmEmailVerification, issueEmailVerification } from './accounts/email-verification.ts';
+import { completePasswordReset, findPasswordReset, issuePasswordReset } from './accounts/password-reset.ts';
+import { verifyPassword } from './accounts/passwords.ts';
+import {
+  beginTotpSetup,
+  confirmTotpSetup,
+  countUnusedRecoveryCodes,
+  disableTwoFactor,
+  groupSecret,
+  isTwoFactorEnabled,
+  replaceRecoveryCodes,
+  totpUri,
+  verifySecondFactor,
+} from './accounts/two-factor.ts';
 import {
   appendSetCookie,
   clientIp,
@@ -37,20 +52,28 @@ import { FailureLimiter, type FailureStore, MemoryFailureStore } from './http/ra
 import { loadAccountCenterSecrets } from './oidc/keys.ts';
 import { createProvider, INTERNAL_CLIENT_ID, type RelyingPartyClient, SCOPES } from './oidc/provider.ts';
 import { endOtherSessions } from './oidc/sessions.ts';
-import { emailVerificationMail } from './views/emails.ts';
+import { emailVerificationMail, passwordResetMail } from './views/emails.ts';
 import { raw } from './views/html.ts';
 import { type Locale, localeFromAcceptLanguage, parseLocale, translator } from './views/i18n.ts';
 import {
   accountPage,
+  disableTwoFactorPage,
   type FieldErrors,
+  forgotPasswordPage,
+  forgotPasswordSentPage,
   logoutPage,
   messagePage,
   organizationPage,
   type PageContext,
   passwordPage,
+  recoveryCodesPage,
+  regenerateRecoveryCodesPage,
+  resetPasswordPage,
   type SignUpValues,
   signInPage,
   signUpPage,
+  twoFactorPage,
+  twoFactorSetupPage,
 } from './views/pages.ts';
 
 type LogFn = (obj: object | string, msg?: string) => void;
@@ -78,7 +101,8 @@ export interface AccountCenterOptions {
   failureStore?: FailureStore;
   /**
    * Sends an e-mail (the API passes its Mailer). With it, a person whose address is not verified can ask for a
-   * confirmation link from the account page; without it the account page offers nothing.
+   * confirmation link from the account page, and "Forgot password?" sends reset links; without it neither is
+   * offered.
    */
   sendMail?: (mail: { to: string; subject: string; text: string; html: string }) => Promise<void>;
 }
@@ -86,6 +110,8 @@ export interface AccountCenterOptions {
 export interface AccountCenter {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   listen(port: number, host?: string): Promise<Server>;
+  /** Resolves once the work started after an answer (reset e-mails) has finished; close() waits for it too. */
+  whenIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -101,6 +127,17 @@ const FAILED_SIGN_IN_IP_LIMIT = 50;
 const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 const STATE_TTL_MS = 60 * 60 * 1000;
 const LANG_COOKIE = 'lang';
+/** "Forgot password?" requests: per address and per client address, an hour (OWASP: limit the reset endpoint). */
+const RESET_REQUEST_ADDRESS_LIMIT = 5;
+const RESET_REQUEST_IP_LIMIT = 20;
+const RESET_REQUEST_WINDOW_MS = 60 * 60 * 1000;
+/** How long the password step of a two-step sign-in stays good while the code is asked for. */
+const SECOND_STEP_TTL_MS = 10 * 60 * 1000;
+/** RFC 8176 authentication method references: a password, and a one-time code (the app's or a recovery code). */
+const AMR_PASSWORD = ['pwd'];
+const AMR_TWO_STEP = ['pwd', 'otp'];
+/** Sec-Fetch-Site values of a navigation started by a page of this site (the console on the same site). */
+const SAME_SITE = new Set(['same-origin', 'same-site']);
 
 export async function createAccountCenter(options: AccountCenterOptions): Promise<AccountCenter> {
   const { db, logger, sendMail } = options;
@@ -119,8 +156,32 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
   const failureStore = options.failureStore ?? new MemoryFailureStore();
   const accountLimiter = new FailureLimiter(FAILED_SIGN_IN_LIMIT, FAILURE_WINDOW_MS, 'account', failureStore);
   const ipLimiter = new FailureLimiter(FAILED_SIGN_IN_IP_LIMIT, FAILURE_WINDOW_MS, 'ip', failureStore);
+  // Reset requests are counted whether or not the address has an account (the limit must not tell either).
+  const resetAddressLimiter = new FailureLimiter(
+    RESET_REQUEST_ADDRESS_LIMIT,
+    RESET_REQUEST_WINDOW_MS,
+    'reset-address',
+    failureStore,
+  );
+  const resetIpLimiter = new FailureLimiter(RESET_REQUEST_IP_LIMIT, RESET_REQUEST_WINDOW_MS, 'reset-ip', failureStore);
+  const scriptCsp = `${csp}; script-src 'self'`;
+
+  // Work that must not be part of an answer's timing (whether a reset e-mail goes out says whether the address
+  // has an account): started after the answer, tracked so that close() and tests can wait for it.
+  const background = new Set<Promise<void>>();
+  const inBackground = (what: string, task: () => Promise<void>) => {
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(task)
+      .catch((error: unknown) => logger.error({ err: errorInfo(error) }, `${what} failed`))
+      .finally(() => background.delete(run));
+    background.add(run);
+  };
+  const whenIdle = async () => {
+    while (background.size) await Promise.all([...background]);
+  };
 
   const stylesheet = await readFile(path.join(here, 'views/styles.css'));
+  const autoSubmitScript = await readFile(path.join(here, 'views/auto-submit.js'));
   const fontDir = path.join(path.dirname(require.resolve('@fontsource/inter/package.json')), 'files');
 
   // ---- signing helpers (CSRF tokens, state values) ------------------------------------------
@@ -187,10 +248,18 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
     cookieSecure,
     renderers: {
       logoutSource(ctx, form) {
+        // RP-Initiated Logout 1.0 §2: the OP should confirm a logout that comes without an id_token_hint (§6:
+        // otherwise any site could sign people out). A relying party's sign-out button, on a page of this same site
+        // (Sec-Fetch-Site), or with a valid id_token_hint, has already asked: the page submits itself.
+        const clientId = ctx.oidc.client?.clientId;
+        const autoSubmit =
+          clientId !== undefined &&
+          clientId !== INTERNAL_CLIENT_ID &&
+          (ctx.oidc.entities.IdTokenHint !== undefined || SAME_SITE.has(ctx.get('sec-fetch-site')));
         ctx.type = 'html';
-        ctx.set('Content-Security-Policy', csp);
+        ctx.set('Content-Security-Policy', autoSubmit ? scriptCsp : csp);
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = logoutPage(providerPage(ctx), raw(form));
+        ctx.body = logoutPage(providerPage(ctx), raw(form), { autoSubmit });
       },
       postLogoutSuccessSource(ctx) {
         ctx.type = 'html';
@@ -262,6 +331,39 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
       .includes('create');
   const pendingAccountId = (details: Details) =>
     (details.result?.login as { accountId?: string } | undefined)?.accountId;
+  /**
+   * The half-signed-in state of a two-step sign-in: the password was right, the code is still to come. It lives in
+   * the interaction (server-side, found through oidc-provider's signed interaction cookie), never in a cookie of its
+   * own, and is not a `login` result: resuming the interaction without the code signs nobody in.
+   */
+  const pendingSecondStep = (details: Details) => {
+    const pending = details.result?.secondStep as { accountId?: string; at?: number; create?: boolean } | undefined;
+    if (!pending?.accountId || typeof pending.at !== 'number' || Date.now() - pending.at > SECOND_STEP_TTL_MS) {
+      return undefined;
+    }
+    return { accountId: pending.accountId, create: pending.create === true };
+  };
+
+  function renderSecondStep(
+    res: ServerResponse,
+    page: PageContext,
+    details: Details,
+    status: number,
+    error?: 'errTwoFactorCode' | 'errTooManyAttempts' | 'errRequired',
+  ) {
+    const lang = `lang=${page.locale}`;
+    sendHtml(
+      res,
+      status,
+      twoFactorPage(page, {
+        action: `/interaction/${details.uid}/two-factor?${lang}`,
+        csrf: csrfToken(details.uid),
+        anotherAccountUrl: `/interaction/${details.uid}?screen=signin&${lang}`,
+        ...(error ? { error } : {}),
+      }),
+      csp,
+    );
+  }
 
   async function renderSignIn(
     res: ServerResponse,
@@ -279,6 +381,7 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
         action: `/interaction/${details.uid}/login?${lang}`,
         csrf: csrfToken(details.uid),
         signUpUrl: `/interaction/${details.uid}?screen=signup&${lang}`,
+        ...(sendMail ? { forgotUrl: `/account/forgot-password?${lang}&interaction=${details.uid}` } : {}),
         ...(client?.clientName && client.clientId !== INTERNAL_CLIENT_ID ? { clientName: client.clientName } : {}),
         ...extra,
       }),
@@ -357,9 +460,17 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
     if (req.method === 'GET' && action === '') {
       if (pendingAccountId(details)) return renderInteractionOrganization(res, page, details, 200);
       if (details.prompt.name === 'consent') return grantConsent(req, res, details);
+      if (!url.searchParams.get('screen') && pendingSecondStep(details)) {
+        return redirect(res, `/interaction/${uid}/two-factor?lang=${page.locale}`);
+      }
       const screen = url.searchParams.get('screen') ?? (details.prompt.name === 'create' ? 'signup' : 'signin');
       if (screen === 'signup') return renderSignUp(res, page, details, 200);
       return renderSignIn(res, page, details, 200);
+    }
+
+    if (req.method === 'GET' && action === 'two-factor') {
+      if (!pendingSecondStep(details)) return redirect(res, `/interaction/${uid}?screen=signin&lang=${page.locale}`);
+      return renderSecondStep(res, page, details, 200);
     }
 
     if (req.method === 'GET' && (action === 'organization' || action === 'skip')) {
@@ -390,8 +501,47 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
         return renderSignIn(res, page, details, 401, { login, error: 'errInvalidCredentials' });
       }
       await accountLimiter.reset(key);
+      if (isTwoFactorEnabled(account)) {
+        // The password is right; the code comes next (a password reset never skips this step either).
+        const secondStep = { accountId: account.id, at: Date.now(), create: wantsCreate(details) };
+        await provider.interactionResult(req, res, { secondStep }, { mergeWithLastSubmission: false });
+        logger.info({ accountId: account.id }, 'password accepted; asking for the second step');
+        return redirect(res, `/interaction/${uid}/two-factor?lang=${page.locale}`);
+      }
       logger.info({ accountId: account.id }, 'signed in');
-      const result = { login: { accountId: account.id }, ...(wantsCreate(details) ? { create: {} } : {}) };
+      const result = {
+        login: { accountId: account.id, amr: AMR_PASSWORD },
+        ...(wantsCreate(details) ? { create: {} } : {}),
+      };
+      return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+    }
+
+    if (action === 'two-factor') {
+      const pending = pendingSecondStep(details);
+      if (!pending) return redirect(res, `/interaction/${uid}?screen=signin&lang=${page.locale}`);
+      const account = await findAccountById(db, pending.accountId);
+      if (!account || !isTwoFactorEnabled(account)) return redirect(res, `/interaction/${uid}?screen=signin`);
+      const code = formValue(form, 'code', 64).trim();
+      if (!code) return renderSecondStep(res, page, details, 400, 'errRequired');
+      const ip = clientIp(req, cookieSecure);
+      // Wrong codes count like wrong passwords: per account and per client address.
+      const key = `second-step|${account.id}`;
+      if ((await accountLimiter.isBlocked(key)) || (await ipLimiter.isBlocked(ip))) {
+        logger.warn({ accountId: account.id, ip }, 'second step refused: too many failed attempts');
+        return renderSecondStep(res, page, details, 429, 'errTooManyAttempts');
+      }
+      const method = await verifySecondFactor(db, options.secretBox, account, code);
+      if (!method) {
+        await Promise.all([accountLimiter.recordFailure(key), ipLimiter.recordFailure(ip)]);
+        logger.info({ accountId: account.id, ip }, 'second step failed');
+        return renderSecondStep(res, page, details, 401, 'errTwoFactorCode');
+      }
+      await accountLimiter.reset(key);
+      logger.info({ accountId: account.id, method }, 'signed in with two steps');
+      const result = {
+        login: { accountId: account.id, amr: AMR_TWO_STEP },
+        ...(pending.create ? { create: {} } : {}),
+      };
       return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
     }
 
@@ -420,7 +570,7 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
         return renderSignUp(res, page, details, 400, values, { [error.field ?? 'email']: accountErrorMessage(error) });
       }
       logger.info({ accountId: account.id }, 'account created');
-      const result = { login: { accountId: account.id }, create: {} };
+      const result = { login: { accountId: account.id, amr: AMR_PASSWORD }, create: {} };
       if (isInternal) return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
       // Keep the result on the interaction and ask for the organization before going back to the client.
       await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
@@ -504,6 +654,9 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
       );
     }
 
+    if (pathname === '/account/forgot-password' && sendMail) return forgotPasswordRoute(req, res, url, page);
+    if (pathname === '/account/reset-password' && sendMail) return resetPasswordRoute(req, res, page);
+
     const signedIn = await signedInAccount(req, res);
     if (!signedIn) {
       if (req.method === 'GET' || req.method === 'HEAD') return toSignIn(res, page, url.pathname + url.search);
@@ -518,12 +671,15 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
       const emailVerification = sendMail
         ? { action: `/account/verify-email?lang=${page.locale}`, csrf: csrfToken(sessionUid) }
         : undefined;
+      const enabled = isTwoFactorEnabled(account);
+      const twoFactor = { enabled, recoveryCodesLeft: enabled ? await countUnusedRecoveryCodes(db, account.id) : 0 };
       sendHtml(
         res,
         status,
         accountPage(page, {
           account,
           organizations,
+          twoFactor,
           ...(notice ? { notice } : {}),
           ...(emailVerification ? { emailVerification } : {}),
         }),
@@ -531,7 +687,16 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
       );
     };
 
-    if (pathname === '/account' && req.method === 'GET') return renderAccount(200);
+    if (pathname === '/account' && req.method === 'GET') {
+      const done = url.searchParams.get('done');
+      if (done === 'two-factor-off')
+        return renderAccount(200, { kind: 'success', text: page.t('twoFactorDisabledNotice') });
+      return renderAccount(200);
+    }
+
+    if (pathname.startsWith('/account/two-factor/')) {
+      return twoFactorRoute(req, res, page, pathname.slice('/account/two-factor/'.length), account, sessionUid);
+    }
 
     if (pathname === '/account/verify-email' && req.method === 'POST' && sendMail) {
       const form = await readForm(req);
@@ -627,6 +792,276 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
     return notFound(res, page);
   }
 
+  // ---- forgot password (outside any session) -----------------------------------------------------
+  const backToSignInUrl = (url: URL, page: PageContext) => {
+    const uid = url.searchParams.get('interaction');
+    return uid && /^[A-Za-z0-9_-]{1,64}$/.test(uid)
+      ? `/interaction/${uid}?screen=signin&lang=${page.locale}`
+      : `/account?lang=${page.locale}`;
+  };
+
+  async function forgotPasswordRoute(req: IncomingMessage, res: ServerResponse, url: URL, page: PageContext) {
+    const backUrl = backToSignInUrl(url, page);
+    // Nothing here is tied to a session; the token only proves the form came from this page.
+    const csrf = csrfToken('forgot-password');
+    const render = (status: number, email = '', errors: FieldErrors = {}, error?: 'errTooManyRequests') =>
+      sendHtml(
+        res,
+        status,
+        forgotPasswordPage(page, {
+          action: url.pathname + url.search,
+          csrf,
+          email,
+          errors,
+          backUrl,
+          ...(error ? { error } : {}),
+        }),
+        csp,
+      );
+    if (req.method === 'GET') return render(200);
+    if (req.method !== 'POST') return notFound(res, page);
+    const form = await readForm(req);
+    if (!csrfValid(form, 'forgot-password')) return forbidden(res, page);
+    const email = formValue(form, 'email', 300).trim();
+    if (!email) return render(400, email, { email: 'errRequired' });
+    if (!zEmail.safeParse(email).success) return render(400, email, { email: 'errEmail' });
+    const ip = clientIp(req, cookieSecure);
+    const addressKey = email.toLowerCase();
+    if ((await resetAddressLimiter.isBlocked(addressKey)) || (await resetIpLimiter.isBlocked(ip))) {
+      logger.warn({ ip }, 'password reset refused: too many requests');
+      return render(429, email, {}, 'errTooManyRequests');
+    }
+    await Promise.all([resetAddressLimiter.recordFailure(addressKey), resetIpLimiter.recordFailure(ip)]);
+    // The answer is the same, and as fast, whether or not an account uses the address: looking the account up,
+    // issuing the link and sending the mail happen after it (OWASP Forgot Password Cheat Sheet: no enumeration).
+    inBackground('password reset e-mail', () => sendPasswordReset(email, page.locale));
+    return sendHtml(res, 200, forgotPasswordSentPage(page, { email, backUrl }), csp);
+  }
+
+  async function sendPasswordReset(email: string, requestLocale: Locale) {
+    if (!sendMail) return;
+    const account = await findAccountByEmail(db, email);
+    // The address itself is never logged.
+    if (!account) return void logger.info('password reset asked for an address without an account');
+    const token = await issuePasswordReset(db, account);
+    if (!token)
+      return void logger.info({ accountId: account.id }, 'password reset not sent: one went out a minute ago');
+    const locale = parseLocale(account.locale) ?? requestLocale;
+    const link = `${issuer}/account/reset-password?${new URLSearchParams({ token, lang: locale })}`;
+    await sendMail(passwordResetMail(locale, { to: account.email, firstName: account.firstName, link }));
+    logger.info({ accountId: account.id }, 'password reset link sent');
+  }
+
+  async function resetPasswordRoute(req: IncomingMessage, res: ServerResponse, page: PageContext) {
+    const invalid = () =>
+      sendHtml(
+        res,
+        400,
+        messagePage(page, {
+          title: 'resetLinkInvalidTitle',
+          text: 'resetLinkInvalidText',
+          link: {
+            href: `/account/forgot-password?lang=${page.locale}`,
+            label: 'requestNewLink',
+            id: 'request-new-link',
+          },
+        }),
+        csp,
+      );
+    const render = (status: number, token: string, errors: FieldErrors = {}) =>
+      sendHtml(
+        res,
+        status,
+        resetPasswordPage(page, {
+          action: `/account/reset-password?lang=${page.locale}`,
+          csrf: csrfToken(`reset:${token}`),
+          token,
+          errors,
+        }),
+        csp,
+      );
+    if (req.method === 'GET') {
+      const token = (new URL(req.url ?? '/', issuer).searchParams.get('token') ?? '').slice(0, 100);
+      if (!(await findPasswordReset(db, token))) {
+        logger.info('password reset link refused');
+        return invalid();
+      }
+      return render(200, token);
+    }
+    if (req.method !== 'POST') return notFound(res, page);
+    const form = await readForm(req);
+    const token = formValue(form, 'token', 100);
+    if (!csrfValid(form, `reset:${token}`)) return forbidden(res, page);
+    const newPassword = formValue(form, 'newPassword', 1024);
+    const confirmPassword = formValue(form, 'confirmPassword', 1024);
+    const errors: FieldErrors = {};
+    if (!isStrongPassword(newPassword)) errors.newPassword = 'errPasswordWeak';
+    if (newPassword !== confirmPassword) errors.confirmPassword = 'errPasswordMismatch';
+    if (Object.keys(errors).length) {
+      return (await findPasswordReset(db, token)) ? render(400, token, errors) : invalid();
+    }
+    const account = await completePasswordReset(db, token, newPassword);
+    if (!account) {
+      logger.info('password reset link refused');
+      return invalid();
+    }
+    // OWASP ASVS 3.3 as for a password change, and more: a reset happens outside any session, so every session
+    // of the account ends here and at the clients. Nobody is signed in; two-step sign-in still applies after.
+    const ended = await endOtherSessions(provider, db, {
+      accountId: account.id,
+      keepSessionUid: null,
+      clientIds: options.clients.map((c) => c.client_id),
+      log: (obj, msg) => logger.warn(obj, msg),
+    });
+    logger.info({ accountId: account.id, ...ended }, 'password reset; every session ended');
+    return sendHtml(
+      res,
+      200,
+      messagePage(page, {
+        title: 'resetDoneTitle',
+        text: 'resetDoneText',
+        link: { href: `/account?lang=${page.locale}`, label: 'signInLink', id: 'sign-in-after-reset' },
+      }),
+      csp,
+    );
+  }
+
+  // ---- two-step sign-in settings (signed in) -----------------------------------------------------
+  async function twoFactorRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    page: PageContext,
+    action: string,
+    account: Account,
+    sessionUid: string,
+  ) {
+    const lang = `lang=${page.locale}`;
+    const accountUrl = `/account?${lang}`;
+    const csrf = csrfToken(sessionUid);
+    const enabled = isTwoFactorEnabled(account);
+    const showCodes = (codes: string[], notice?: 'twoFactorEnabledNotice') =>
+      sendHtml(res, 200, recoveryCodesPage(page, { codes, doneUrl: accountUrl, ...(notice ? { notice } : {}) }), csp);
+    /** The current password, counted like the password page's attempts. */
+    const passwordAccepted = async (password: string): Promise<'ok' | 'wrong' | 'blocked'> => {
+      const key = `password|${account.id}`;
+      if (await accountLimiter.isBlocked(key)) return 'blocked';
+      if (!(await verifyPassword(account.passwordHash, password))) {
+        await accountLimiter.recordFailure(key);
+        return 'wrong';
+      }
+      await accountLimiter.reset(key);
+      return 'ok';
+    };
+
+    if (action === 'setup') {
+      if (enabled) return redirect(res, accountUrl);
+      const secret = await beginTotpSetup(db, options.secretBox, account);
+      if (!secret) return redirect(res, accountUrl);
+      const render = async (status: number, error?: 'errTwoFactorCode' | 'errTooManyAttempts' | 'errRequired') => {
+        const uri = totpUri(secret, { issuer: page.t('appName'), accountName: account.email });
+        const qrDataUri = await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, scale: 6 });
+        sendHtml(
+          res,
+          status,
+          twoFactorSetupPage(page, {
+            action: `/account/two-factor/setup?${lang}`,
+            csrf,
+            qrDataUri,
+            secret: groupSecret(secret),
+            backUrl: accountUrl,
+            ...(error ? { error } : {}),
+          }),
+          csp,
+        );
+      };
+      if (req.method === 'GET') return render(200);
+      if (req.method !== 'POST') return notFound(res, page);
+      const form = await readForm(req);
+      if (!csrfValid(form, sessionUid)) return forbidden(res, page);
+      const code = formValue(form, 'code', 32).trim();
+      if (!code) return render(400, 'errRequired');
+      const key = `second-step|${account.id}`;
+      if (await accountLimiter.isBlocked(key)) return render(429, 'errTooManyAttempts');
+      const codes = await confirmTotpSetup(db, options.secretBox, account.id, code);
+      if (!codes) {
+        await accountLimiter.recordFailure(key);
+        return render(400, 'errTwoFactorCode');
+      }
+      await accountLimiter.reset(key);
+      logger.info({ accountId: account.id }, 'two-step sign-in turned on');
+      return showCodes(codes, 'twoFactorEnabledNotice');
+    }
+
+    if (action === 'recovery-codes') {
+      if (!enabled) return redirect(res, accountUrl);
+      const render = (status: number, errors: FieldErrors = {}) =>
+        sendHtml(
+          res,
+          status,
+          regenerateRecoveryCodesPage(page, {
+            action: `/account/two-factor/recovery-codes?${lang}`,
+            csrf,
+            errors,
+            backUrl: accountUrl,
+          }),
+          csp,
+        );
+      if (req.method === 'GET') return render(200);
+      if (req.method !== 'POST') return notFound(res, page);
+      const form = await readForm(req);
+      if (!csrfValid(form, sessionUid)) return forbidden(res, page);
+      const password = formValue(form, 'currentPassword', 1024);
+      if (!password) return render(400, { currentPassword: 'errRequired' });
+      const checked = await passwordAccepted(password);
+      if (checked === 'blocked') return render(429, { currentPassword: 'errTooManyAttempts' });
+      if (checked === 'wrong') return render(400, { currentPassword: 'errCurrentPassword' });
+      const codes = await replaceRecoveryCodes(db, account.id);
+      logger.info({ accountId: account.id }, 'new recovery codes created');
+      return showCodes(codes);
+    }
+
+    if (action === 'disable') {
+      if (!enabled) return redirect(res, accountUrl);
+      const render = (status: number, errors: FieldErrors = {}) =>
+        sendHtml(
+          res,
+          status,
+          disableTwoFactorPage(page, {
+            action: `/account/two-factor/disable?${lang}`,
+            csrf,
+            errors,
+            backUrl: accountUrl,
+          }),
+          csp,
+        );
+      if (req.method === 'GET') return render(200);
+      if (req.method !== 'POST') return notFound(res, page);
+      const form = await readForm(req);
+      if (!csrfValid(form, sessionUid)) return forbidden(res, page);
+      const password = formValue(form, 'currentPassword', 1024);
+      const code = formValue(form, 'code', 64).trim();
+      const errors: FieldErrors = {};
+      if (!password) errors.currentPassword = 'errRequired';
+      if (!code) errors.code = 'errRequired';
+      if (Object.keys(errors).length) return render(400, errors);
+      const codeKey = `second-step|${account.id}`;
+      if (await accountLimiter.isBlocked(codeKey)) return render(429, { code: 'errTooManyAttempts' });
+      const checked = await passwordAccepted(password);
+      if (checked === 'blocked') return render(429, { currentPassword: 'errTooManyAttempts' });
+      if (checked === 'wrong') return render(400, { currentPassword: 'errCurrentPassword' });
+      if (!(await verifySecondFactor(db, options.secretBox, account, code))) {
+        await accountLimiter.recordFailure(codeKey);
+        return render(400, { code: 'errTwoFactorCode' });
+      }
+      await accountLimiter.reset(codeKey);
+      await disableTwoFactor(db, account.id);
+      logger.info({ accountId: account.id }, 'two-step sign-in turned off');
+      return redirect(res, `/account?${lang}&done=two-factor-off`);
+    }
+
+    return notFound(res, page);
+  }
+
   function notFound(res: ServerResponse, page: PageContext) {
     sendHtml(
       res,
@@ -647,6 +1082,12 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
       res.end(stylesheet);
       return;
     }
+    if (pathname === '/assets/auto-submit.js') {
+      res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      res.end(autoSubmitScript);
+      return;
+    }
     const file = pathname.slice('/assets/fonts/'.length);
     if (pathname.startsWith('/assets/fonts/') && FONT_FILES.has(file)) {
       const data = await readFile(path.join(fontDir, file));
@@ -664,9 +1105,8 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
     const url = new URL(req.url ?? '/', issuer);
     const { pathname } = url;
     if (pathname.startsWith('/assets/')) return serveAsset(res, pathname);
-    const interaction = /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|organization|skip))?\/?$/.exec(
-      pathname,
-    );
+    const interaction =
+      /^\/interaction\/([A-Za-z0-9_-]{1,64})(?:\/(login|signup|organization|skip|two-factor))?\/?$/.exec(pathname);
     if (interaction) return interactionRoute(req, res, url, interaction[1] ?? '', interaction[2] ?? '');
     if (pathname === '/' && req.method === 'GET') return redirect(res, '/account', 302);
     if (
@@ -713,7 +1153,9 @@ export async function createAccountCenter(options: AccountCenterOptions): Promis
         });
       });
     },
+    whenIdle,
     async close() {
+      await whenIdle();
       await Promise.all(
         [...servers].map(
           (server) =>

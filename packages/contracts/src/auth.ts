@@ -32,6 +32,10 @@ export type RefreshRequest = z.infer<typeof zRefreshRequest>;
 
 export const zLogoutRequest = z.strictObject({ refresh_token: z.string().min(1).max(512).optional() });
 
+/** Where the browser goes to end the identity provider's session too (RP-Initiated Logout); null: nowhere. */
+export const zLogoutResponse = z.object({ logout_url: z.string().nullable() });
+export type LogoutResponse = z.infer<typeof zLogoutResponse>;
+
 /** Public, unauthenticated runtime configuration for the web apps (no secrets). */
 export const zPublicConfig = z.object({
   /** Account center base URL, or null when a generic OpenID Connect provider is used. */

@@ -19,6 +19,8 @@ export const zOrganization = z.object({
   brand_color: z.string().nullable().optional(),
   verified: z.boolean(),
   verification_status: zVerificationStatus,
+  /** Members act for the organization only from a two-step sign-in (else 403 ORGANIZATION_TWO_FACTOR_REQUIRED). */
+  require_two_factor: z.boolean(),
   created_at: z.iso.datetime({ offset: true }),
 });
 export type Organization = z.infer<typeof zOrganization>;
@@ -40,5 +42,7 @@ export const zUpdateOrganizationRequest = z.strictObject({
   logo: z.uuid().optional(),
   /** `#rrggbb` (any case; stored lowercase), or null to go back to the product's colours. */
   brand_color: zBrandColor.nullable().optional(),
+  /** Turning it on needs a two-step session of one's own (else 409 ORGANIZATION_TWO_FACTOR_SESSION_REQUIRED). */
+  require_two_factor: z.boolean().optional(),
 });
 export type UpdateOrganizationRequest = z.infer<typeof zUpdateOrganizationRequest>;

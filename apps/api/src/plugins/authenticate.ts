@@ -9,7 +9,18 @@ import * as organizationsService from '../modules/organizations/organizations.se
 
 /** Who is calling: a signed-in user (console) or an organization's integration API key. */
 export type Actor =
-  | { kind: 'user'; userId: string; sessionId: string }
+  | {
+      kind: 'user';
+      userId: string;
+      sessionId: string;
+      twoFactor: boolean;
+      /**
+       * The organization named in CurrentIdentity requires two-step sign-in and this session has one step: every
+       * call acting for it (requireOrganization) answers 403; calls about the person (profile, organization list)
+       * still work, so the console can say what to do.
+       */
+      organizationTwoFactorUnmet?: boolean;
+    }
   | { kind: 'api_key'; apiKeyId: string; organizationId: string };
 
 declare module 'fastify' {
@@ -76,6 +87,9 @@ export function authenticate(ctx: AppContext, options: AuthenticateOptions = {})
     if (organizationId) {
       await organizationsService.assertMember(ctx.database.db, organizationId, claims.userId);
       request.organizationId = organizationId;
+      if (!claims.twoFactor && (await organizationsService.requiresTwoFactor(ctx.database.db, organizationId))) {
+        request.actor = { ...request.actor, organizationTwoFactorUnmet: true };
+      }
     }
   };
 }
@@ -91,13 +105,13 @@ function currentIdentity(request: FastifyRequest): string | undefined {
 }
 
 /** The signed-in user; API keys are refused on user-only endpoints (profile, organizations list). */
-export function requireUser(request: FastifyRequest): { userId: string; sessionId: string } {
+export function requireUser(request: FastifyRequest): { userId: string; sessionId: string; twoFactor: boolean } {
   const actor = request.actor;
   if (!actor) throw new AppError('AUTH_REQUIRED');
   if (actor.kind !== 'user') {
     throw new AppError('AUTH_TOKEN_INVALID', { detail: 'This endpoint needs a signed-in user.' });
   }
-  return { userId: actor.userId, sessionId: actor.sessionId };
+  return { userId: actor.userId, sessionId: actor.sessionId, twoFactor: actor.twoFactor };
 }
 
 /**
@@ -115,6 +129,7 @@ export function requireOrganization(request: FastifyRequest): {
   if (!request.organizationId) {
     throw new AppError('ORGANIZATION_IDENTITY_REQUIRED', { detail: 'The CurrentIdentity header is required.' });
   }
+  if (actor.kind === 'user' && actor.organizationTwoFactorUnmet) throw organizationsService.twoFactorRequiredError();
   return { organizationId: request.organizationId, userId: actor.kind === 'user' ? actor.userId : null, actor };
 }
 

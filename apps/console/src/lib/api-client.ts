@@ -4,6 +4,7 @@ import { clearIdentity, getStoredIdentity } from './current-identity.ts';
 import { dropEmpty } from './drop-empty.ts';
 import { loadingStore } from './loading.ts';
 import { clearTokens, getTokens, saveTokens } from './token-store.ts';
+import { markTwoFactorRequired } from './two-factor-required.ts';
 
 /** Relative base: the API serves the console from the same origin (spec §7). */
 export const API_BASE = '/api';
@@ -132,7 +133,15 @@ export async function apiRequest<T>(method: Method, path: string, options: Reque
       }
       response = await send(method, path, options);
     }
-    if (!response.ok) throw await toError(response);
+    if (!response.ok) {
+      const error = await toError(response);
+      // The organization requires two-step sign-in and this session has one step: the shell says so.
+      if (error.is('ORGANIZATION_TWO_FACTOR_REQUIRED')) {
+        const identity = options.identity ?? getStoredIdentity();
+        if (identity) markTwoFactorRequired(identity);
+      }
+      throw error;
+    }
     return (await parseBody(response)) as T;
   } finally {
     loadingStore.stop();

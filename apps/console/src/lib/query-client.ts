@@ -12,7 +12,13 @@ export function createQueryClient(): QueryClient {
     queryCache: new QueryCache({
       onError: (error) => {
         // Spec §8: a failing call shows its catalogue message in the user's language.
-        if (isApiError(error) && error.status !== 401 && error.catalogueKey) {
+        // A 403 ORGANIZATION_TWO_FACTOR_REQUIRED has its own screen (app shell) rather than a notification.
+        if (
+          isApiError(error) &&
+          error.status !== 401 &&
+          error.catalogueKey &&
+          !error.is('ORGANIZATION_TWO_FACTOR_REQUIRED')
+        ) {
           notify({ severity: 'error', title: i18n.t(error.catalogueKey) });
         }
       },

@@ -102,11 +102,14 @@ export async function findAccountPayloads(
   return rows.map((row) => ({ id: row.id, uid: row.uid, payload: row.payload as AdapterPayload }));
 }
 
-/** Deletes the account's sessions except the one with uid `keepUid`; answers the deleted rows' payloads. */
+/**
+ * Deletes the account's sessions except the one with uid `keepUid` (all of them when it is null); answers the
+ * deleted rows' payloads.
+ */
 export async function deleteOtherAccountSessions(
   db: Database,
   accountId: string,
-  keepUid: string,
+  keepUid: string | null,
 ): Promise<AdapterPayload[]> {
   const rows = await db
     .delete(oidcPayloads)
@@ -114,7 +117,7 @@ export async function deleteOtherAccountSessions(
       and(
         eq(oidcPayloads.type, 'Session'),
         sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`,
-        or(isNull(oidcPayloads.uid), ne(oidcPayloads.uid, keepUid)),
+        keepUid === null ? undefined : or(isNull(oidcPayloads.uid), ne(oidcPayloads.uid, keepUid)),
       ),
     )
     .returning({ payload: oidcPayloads.payload });

@@ -7,6 +7,7 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import { findAccountById, listAccountOrganizations } from '../accounts/accounts.service.ts';
+import { isTwoFactorEnabled } from '../accounts/two-factor.ts';
 import { databaseAdapterFor } from './adapter.ts';
 import type { AccountCenterSecrets } from './keys.ts';
 
@@ -41,22 +42,43 @@ export interface ProviderRenderers {
  * registered as one; its only check is the built-in "requested and not yet resolved" check, resolved when
  * the interaction result carries a `create` entry.
  */
-function interactionPolicyWithCreate() {
+function interactionPolicyWithCreate(db: Database) {
   const policy = interactionPolicy.base();
   policy.add(new interactionPolicy.Prompt({ name: 'create', requestable: true }), 0);
+  // A session opened with the password alone (before two-step sign-in was turned on, or while it was off) does
+  // not sign the account in to a client once two-step is on: the person signs in again, with both steps.
+  policy.get('login')?.checks.add(
+    new interactionPolicy.Check('two_factor_required', 'Two-step sign-in is required', async (ctx) => {
+      const { session, result } = ctx.oidc;
+      if (!session?.accountId || result?.login) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      if (amrOf(session.amr).includes('otp')) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      const account = await findAccountById(db, session.accountId);
+      return account && isTwoFactorEnabled(account)
+        ? interactionPolicy.Check.REQUEST_PROMPT
+        : interactionPolicy.Check.NO_NEED_TO_PROMPT;
+    }),
+  );
   return policy;
 }
 
+const amrOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
 function findAccountIn(db: Database): FindAccount {
-  return async (_ctx, sub) => {
+  return async (_ctx, sub, token) => {
     const account = await findAccountById(db, sub);
     if (!account) return undefined;
+    // RFC 8176 `amr` of the sign-in behind the token: the ID token takes it from the session (oidc-provider);
+    // userinfo reads it from the access token's extra claims (see extraTokenClaims).
+    const source = token as { amr?: unknown; extra?: { amr?: unknown } } | undefined;
+    const amr = amrOf(source?.amr ?? source?.extra?.amr);
     return {
       accountId: account.id,
-      async claims(_use, scope) {
+      async claims(use, scope) {
         const scopes = new Set(scope.split(' '));
         return {
           sub: account.id,
+          ...(use === 'userinfo' && amr.length ? { amr } : {}),
           given_name: account.firstName,
           family_name: account.lastName,
           preferred_username: account.username,
@@ -163,9 +185,15 @@ export function createProvider(options: {
     findAccount: findAccountIn(options.db),
     fetch: fetchTrusted,
     loadExistingGrant: loadFirstPartyGrant,
+    // The sign-in's `amr` travels with the access token so that userinfo can answer it too.
+    extraTokenClaims: async (ctx) => {
+      const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
+      const amr = amrOf((source as { amr?: unknown } | undefined)?.amr);
+      return amr.length ? { amr } : undefined;
+    },
     scopes: SCOPES,
     claims: {
-      openid: ['sub'],
+      openid: ['sub', 'amr'],
       profile: ['given_name', 'family_name', 'preferred_username', 'locale'],
       email: ['email', 'email_verified'],
       organizations: ['organizations'],
@@ -190,7 +218,7 @@ export function createProvider(options: {
       backchannelLogout: { enabled: true },
     },
     interactions: {
-      policy: interactionPolicyWithCreate(),
+      policy: interactionPolicyWithCreate(options.db),
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
     },
     renderError: options.renderers.renderError,

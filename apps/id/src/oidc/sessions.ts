@@ -39,7 +39,8 @@ interface BackchannelClient {
 export async function endOtherSessions(
   provider: Provider,
   db: Database,
-  input: { accountId: string; keepSessionUid: string; clientIds: string[]; log: LogFn },
+  /** `keepSessionUid` null: every session ends (a password reset, which happens outside any session). */
+  input: { accountId: string; keepSessionUid: string | null; clientIds: string[]; log: LogFn },
 ): Promise<EndedSessions> {
   const { accountId } = input;
   const ended = (await deleteOtherAccountSessions(db, accountId, input.keepSessionUid)) as SessionAuthorizations[];

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DatabaseHandle, migrateDatabase, openDatabase, SecretBox } from '@cp/db';
 import { type AccountCenter, createAccountCenter } from '../account-center.ts';
+import type { FailureStore } from '../http/rate-limit.ts';
 
 /** Databases the suites run against: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
 export const databaseKinds: Array<'pglite' | 'postgresql'> = process.env.TEST_DATABASE_URL
@@ -63,6 +64,7 @@ export async function startAccountCenter(
   options: {
     backchannelLogoutUri?: string;
     sendMail?: (mail: { to: string; subject: string; text: string; html: string }) => Promise<void>;
+    failureStore?: FailureStore;
   } = {},
 ): Promise<Running> {
   const server: Server = createServer();
@@ -87,6 +89,7 @@ export async function startAccountCenter(
     allowedReturnOrigins: [RP.origin],
     logger: { info: log, warn: log, error: log },
     ...(options.sendMail ? { sendMail: options.sendMail } : {}),
+    ...(options.failureStore ? { failureStore: options.failureStore } : {}),
   });
   server.on('request', center.handler);
   return {

@@ -93,6 +93,70 @@ const en = {
   verificationMailButton: 'Confirm e-mail address',
   verificationMailFooter:
     'The link is valid for 24 hours and works once. If you did not ask for it, you can ignore this e-mail.',
+  forgotPasswordLink: 'Forgot password?',
+  forgotTitle: 'Reset your password',
+  forgotSubtitle: 'Enter the e-mail address of your account and we will send you a link to choose a new password.',
+  forgotButton: 'Send reset link',
+  forgotSentTitle: 'Check your e-mail',
+  forgotSentText:
+    'If an account uses {email}, we sent a link to that address. It works once, for 30 minutes. Nothing arrived? Check your spam folder, or ask again in a minute.',
+  errTooManyRequests: 'Too many requests. Please wait a few minutes and try again.',
+  backToSignIn: 'Back to sign in',
+  resetTitle: 'Choose a new password',
+  resetSubtitle: 'Your new password replaces the old one, and you are signed out everywhere.',
+  resetButton: 'Set new password',
+  resetDoneTitle: 'Your password has been changed',
+  resetDoneText: 'You have been signed out on every device. Sign in with your new password.',
+  resetLinkInvalidTitle: 'This link is invalid or has expired',
+  resetLinkInvalidText:
+    'A password reset link works once, for 30 minutes, and only the latest one you asked for. Ask for a new link.',
+  requestNewLink: 'Ask for a new link',
+  resetMailSubject: 'Reset your password',
+  resetMailIntro:
+    'Someone, hopefully you, asked to reset the password of your account. Choose a new password by opening this link:',
+  resetMailButton: 'Choose a new password',
+  resetMailFooter:
+    'The link works once, for 30 minutes. If you did not ask for it, you can ignore this e-mail: your password stays as it is.',
+  twoFactorTitle: 'Two-step sign-in',
+  twoFactorSubtitle: 'Enter the 6-digit code from your authenticator app.',
+  twoFactorCode: 'Code',
+  twoFactorCodeHint: 'No access to the app? Enter one of your recovery codes instead.',
+  twoFactorButton: 'Verify',
+  errTwoFactorCode: 'This code is not valid or was already used. Wait for the next code and try again.',
+  signInAnotherAccount: 'Sign in with another account',
+  twoFactorSection: 'Two-step sign-in',
+  twoFactorOffText:
+    'Off. Turn it on to be asked for a code from an authenticator app after your password, so a stolen password alone cannot open your account.',
+  twoFactorOnText: 'On. Signing in asks for a code from your authenticator app after your password.',
+  recoveryCodesLeft_one: '{count} unused recovery code left.',
+  recoveryCodesLeft_other: '{count} unused recovery codes left.',
+  turnOnTwoFactorLink: 'Turn on two-step sign-in',
+  turnOffTwoFactorLink: 'Turn off',
+  newRecoveryCodesLink: 'New recovery codes',
+  setupTitle: 'Turn on two-step sign-in',
+  setupScan:
+    'Scan this QR code with an authenticator app such as Google Authenticator, Microsoft Authenticator or 1Password.',
+  setupManual: 'Cannot scan it? Enter this key in the app instead:',
+  setupConfirm: 'Then enter the 6-digit code the app shows, to check that everything works.',
+  setupButton: 'Turn on',
+  qrAlt: 'QR code to add your account to an authenticator app',
+  recoveryTitle: 'Save your recovery codes',
+  recoveryText:
+    'If you lose access to your authenticator app, each of these codes lets you sign in once. Keep them somewhere safe, such as a password manager: they will not be shown again.',
+  recoveryDone: 'I have saved my codes',
+  twoFactorEnabledNotice: 'Two-step sign-in is on.',
+  regenerateTitle: 'New recovery codes',
+  regenerateText:
+    'New codes replace the old ones: every recovery code you have now stops working. Enter your password to continue.',
+  regenerateButton: 'Create new codes',
+  disableTitle: 'Turn off two-step sign-in',
+  disableText:
+    'Your account will then be protected by your password only. Enter your password and a code from your authenticator app, or a recovery code.',
+  disableButton: 'Turn off two-step sign-in',
+  twoFactorDisabledNotice: 'Two-step sign-in is off.',
+  signingOutTitle: 'Signing you out…',
+  signingOutText: 'One moment: you are being signed out of the account center.',
+  continueButton: 'Continue',
 };
 
 export type MessageKey = keyof typeof en;
@@ -190,6 +254,72 @@ const ja: Messages = {
   verificationMailButton: 'メールアドレスを確認',
   verificationMailFooter:
     'リンクの有効期限は24時間で、1回のみ使用できます。心当たりがない場合は、このメールを無視してください。',
+  forgotPasswordLink: 'パスワードをお忘れの方',
+  forgotTitle: 'パスワードの再設定',
+  forgotSubtitle:
+    'アカウントのメールアドレスを入力してください。新しいパスワードを設定するためのリンクをお送りします。',
+  forgotButton: '再設定用のリンクを送信',
+  forgotSentTitle: 'メールをご確認ください',
+  forgotSentText:
+    '{email} を使用しているアカウントがある場合は、そのアドレスにリンクを送信しました。リンクは30分間、1回のみ有効です。届かない場合は迷惑メールフォルダを確認するか、1分ほど待ってからもう一度お試しください。',
+  errTooManyRequests: 'リクエストが多すぎます。数分待ってからもう一度お試しください。',
+  backToSignIn: 'ログインに戻る',
+  resetTitle: '新しいパスワードの設定',
+  resetSubtitle: '新しいパスワードに置き換わり、すべてのデバイスでログアウトします。',
+  resetButton: 'パスワードを設定',
+  resetDoneTitle: 'パスワードを変更しました',
+  resetDoneText: 'すべてのデバイスでログアウトしました。新しいパスワードでログインしてください。',
+  resetLinkInvalidTitle: 'このリンクは無効か、有効期限が切れています',
+  resetLinkInvalidText:
+    'パスワード再設定用のリンクは30分間、1回のみ有効で、最後にリクエストしたリンクだけが使えます。新しいリンクをリクエストしてください。',
+  requestNewLink: '新しいリンクをリクエスト',
+  resetMailSubject: 'パスワードの再設定',
+  resetMailIntro:
+    'アカウントのパスワード再設定がリクエストされました。次のリンクを開いて、新しいパスワードを設定してください。',
+  resetMailButton: '新しいパスワードを設定',
+  resetMailFooter:
+    'リンクは30分間、1回のみ有効です。心当たりがない場合は、このメールを無視してください。パスワードは変更されません。',
+  twoFactorTitle: '2段階認証',
+  twoFactorSubtitle: '認証アプリに表示されている6桁のコードを入力してください。',
+  twoFactorCode: 'コード',
+  twoFactorCodeHint: 'アプリを使えない場合は、代わりにリカバリーコードを入力してください。',
+  twoFactorButton: '確認',
+  errTwoFactorCode:
+    'このコードは無効か、すでに使用されています。次のコードが表示されるまで待ってから、もう一度お試しください。',
+  signInAnotherAccount: '別のアカウントでログイン',
+  twoFactorSection: '2段階認証',
+  twoFactorOffText:
+    'オフになっています。オンにすると、パスワードのあとに認証アプリのコードの入力を求められるため、パスワードが盗まれてもアカウントは守られます。',
+  twoFactorOnText: 'オンになっています。ログイン時に、パスワードのあとで認証アプリのコードの入力を求められます。',
+  recoveryCodesLeft_one: '未使用のリカバリーコードは残り{count}個です。',
+  recoveryCodesLeft_other: '未使用のリカバリーコードは残り{count}個です。',
+  turnOnTwoFactorLink: '2段階認証をオンにする',
+  turnOffTwoFactorLink: 'オフにする',
+  newRecoveryCodesLink: 'リカバリーコードを再発行',
+  setupTitle: '2段階認証をオンにする',
+  setupScan:
+    'Google Authenticator、Microsoft Authenticator、1Password などの認証アプリで、このQRコードを読み取ってください。',
+  setupManual: '読み取れない場合は、次のキーをアプリに入力してください。',
+  setupConfirm: '続いて、正しく設定できたことを確認するため、アプリに表示される6桁のコードを入力してください。',
+  setupButton: 'オンにする',
+  qrAlt: '認証アプリにアカウントを追加するためのQRコード',
+  recoveryTitle: 'リカバリーコードを保存してください',
+  recoveryText:
+    '認証アプリを使えなくなった場合は、これらのコードでそれぞれ1回ログインできます。パスワードマネージャーなど安全な場所に保管してください。コードは二度と表示されません。',
+  recoveryDone: 'コードを保存しました',
+  twoFactorEnabledNotice: '2段階認証をオンにしました。',
+  regenerateTitle: 'リカバリーコードの再発行',
+  regenerateText:
+    '新しいコードを発行すると、現在のリカバリーコードはすべて使えなくなります。続けるにはパスワードを入力してください。',
+  regenerateButton: '新しいコードを発行',
+  disableTitle: '2段階認証をオフにする',
+  disableText:
+    'オフにすると、アカウントはパスワードだけで保護されます。パスワードと、認証アプリのコードまたはリカバリーコードを入力してください。',
+  disableButton: '2段階認証をオフにする',
+  twoFactorDisabledNotice: '2段階認証をオフにしました。',
+  signingOutTitle: 'ログアウトしています…',
+  signingOutText: 'アカウントセンターからログアウトしています。しばらくお待ちください。',
+  continueButton: '続ける',
 };
 
 const es: Messages = {
@@ -285,6 +415,72 @@ const es: Messages = {
   verificationMailButton: 'Confirmar dirección de correo',
   verificationMailFooter:
     'El enlace es válido durante 24 horas y solo funciona una vez. Si no lo solicitaste, puedes ignorar este correo.',
+  forgotPasswordLink: '¿Olvidaste tu contraseña?',
+  forgotTitle: 'Restablece tu contraseña',
+  forgotSubtitle:
+    'Introduce el correo electrónico de tu cuenta y te enviaremos un enlace para elegir una nueva contraseña.',
+  forgotButton: 'Enviar enlace',
+  forgotSentTitle: 'Revisa tu correo',
+  forgotSentText:
+    'Si hay una cuenta con {email}, le hemos enviado un enlace. Funciona una sola vez, durante 30 minutos. ¿No te ha llegado? Revisa la carpeta de spam o vuelve a pedirlo dentro de un minuto.',
+  errTooManyRequests: 'Demasiadas solicitudes. Espera unos minutos y vuelve a intentarlo.',
+  backToSignIn: 'Volver a iniciar sesión',
+  resetTitle: 'Elige una nueva contraseña',
+  resetSubtitle: 'La nueva contraseña sustituye a la anterior y se cerrará tu sesión en todas partes.',
+  resetButton: 'Guardar la nueva contraseña',
+  resetDoneTitle: 'Tu contraseña se ha cambiado',
+  resetDoneText: 'Se ha cerrado tu sesión en todos tus dispositivos. Inicia sesión con tu nueva contraseña.',
+  resetLinkInvalidTitle: 'Este enlace no es válido o ha caducado',
+  resetLinkInvalidText:
+    'Un enlace para restablecer la contraseña funciona una sola vez, durante 30 minutos, y solo el último que pediste. Pide un enlace nuevo.',
+  requestNewLink: 'Pedir un enlace nuevo',
+  resetMailSubject: 'Restablece tu contraseña',
+  resetMailIntro:
+    'Alguien (esperamos que tú) ha pedido restablecer la contraseña de tu cuenta. Elige una nueva contraseña abriendo este enlace:',
+  resetMailButton: 'Elegir una nueva contraseña',
+  resetMailFooter:
+    'El enlace funciona una sola vez, durante 30 minutos. Si no lo pediste, puedes ignorar este correo: tu contraseña no cambiará.',
+  twoFactorTitle: 'Verificación en dos pasos',
+  twoFactorSubtitle: 'Introduce el código de 6 dígitos de tu aplicación de autenticación.',
+  twoFactorCode: 'Código',
+  twoFactorCodeHint: '¿No tienes acceso a la aplicación? Introduce uno de tus códigos de recuperación.',
+  twoFactorButton: 'Verificar',
+  errTwoFactorCode: 'Este código no es válido o ya se ha usado. Espera al siguiente código y vuelve a intentarlo.',
+  signInAnotherAccount: 'Iniciar sesión con otra cuenta',
+  twoFactorSection: 'Verificación en dos pasos',
+  twoFactorOffText:
+    'Desactivada. Actívala para que, después de la contraseña, se te pida un código de una aplicación de autenticación: así una contraseña robada no basta para entrar en tu cuenta.',
+  twoFactorOnText:
+    'Activada. Al iniciar sesión, después de la contraseña se te pide un código de tu aplicación de autenticación.',
+  recoveryCodesLeft_one: 'Te queda {count} código de recuperación sin usar.',
+  recoveryCodesLeft_other: 'Te quedan {count} códigos de recuperación sin usar.',
+  turnOnTwoFactorLink: 'Activar la verificación en dos pasos',
+  turnOffTwoFactorLink: 'Desactivar',
+  newRecoveryCodesLink: 'Nuevos códigos de recuperación',
+  setupTitle: 'Activar la verificación en dos pasos',
+  setupScan:
+    'Escanea este código QR con una aplicación de autenticación, como Google Authenticator, Microsoft Authenticator o 1Password.',
+  setupManual: '¿No puedes escanearlo? Introduce esta clave en la aplicación:',
+  setupConfirm: 'Después, introduce el código de 6 dígitos que muestra la aplicación para comprobar que todo funciona.',
+  setupButton: 'Activar',
+  qrAlt: 'Código QR para añadir tu cuenta a una aplicación de autenticación',
+  recoveryTitle: 'Guarda tus códigos de recuperación',
+  recoveryText:
+    'Si pierdes el acceso a tu aplicación de autenticación, cada uno de estos códigos te permite iniciar sesión una vez. Guárdalos en un lugar seguro, como un gestor de contraseñas: no se volverán a mostrar.',
+  recoveryDone: 'Ya he guardado mis códigos',
+  twoFactorEnabledNotice: 'La verificación en dos pasos está activada.',
+  regenerateTitle: 'Nuevos códigos de recuperación',
+  regenerateText:
+    'Los códigos nuevos sustituyen a los anteriores: todos los códigos de recuperación que tienes dejarán de funcionar. Introduce tu contraseña para continuar.',
+  regenerateButton: 'Crear códigos nuevos',
+  disableTitle: 'Desactivar la verificación en dos pasos',
+  disableText:
+    'Tu cuenta quedará protegida solo por tu contraseña. Introduce tu contraseña y un código de tu aplicación de autenticación o un código de recuperación.',
+  disableButton: 'Desactivar la verificación en dos pasos',
+  twoFactorDisabledNotice: 'La verificación en dos pasos está desactivada.',
+  signingOutTitle: 'Cerrando la sesión…',
+  signingOutText: 'Un momento: estamos cerrando tu sesión en el centro de cuentas.',
+  continueButton: 'Continuar',
 };
 
 const ko: Messages = {
@@ -375,6 +571,67 @@ const ko: Messages = {
   verificationMailButton: '이메일 주소 확인',
   verificationMailFooter:
     '링크는 24시간 동안 유효하며 한 번만 사용할 수 있습니다. 요청하지 않으셨다면 이 이메일을 무시하셔도 됩니다.',
+  forgotPasswordLink: '비밀번호를 잊으셨나요?',
+  forgotTitle: '비밀번호 재설정',
+  forgotSubtitle: '계정의 이메일 주소를 입력하시면 새 비밀번호를 설정할 수 있는 링크를 보내 드립니다.',
+  forgotButton: '재설정 링크 보내기',
+  forgotSentTitle: '이메일을 확인해 주세요',
+  forgotSentText:
+    '{email}을(를) 사용하는 계정이 있다면 해당 주소로 링크를 보냈습니다. 링크는 30분 동안 한 번만 사용할 수 있습니다. 메일이 오지 않았다면 스팸함을 확인하거나 1분 후에 다시 요청해 주세요.',
+  errTooManyRequests: '요청이 너무 많습니다. 몇 분 후에 다시 시도해 주세요.',
+  backToSignIn: '로그인으로 돌아가기',
+  resetTitle: '새 비밀번호 설정',
+  resetSubtitle: '새 비밀번호로 바뀌며, 모든 기기에서 로그아웃됩니다.',
+  resetButton: '새 비밀번호 저장',
+  resetDoneTitle: '비밀번호가 변경되었습니다',
+  resetDoneText: '모든 기기에서 로그아웃되었습니다. 새 비밀번호로 로그인하세요.',
+  resetLinkInvalidTitle: '유효하지 않거나 만료된 링크입니다',
+  resetLinkInvalidText:
+    '비밀번호 재설정 링크는 30분 동안 한 번만 사용할 수 있으며, 가장 최근에 요청한 링크만 유효합니다. 새 링크를 요청해 주세요.',
+  requestNewLink: '새 링크 요청하기',
+  resetMailSubject: '비밀번호를 재설정하세요',
+  resetMailIntro: '계정의 비밀번호 재설정이 요청되었습니다. 다음 링크를 열어 새 비밀번호를 설정해 주세요.',
+  resetMailButton: '새 비밀번호 설정',
+  resetMailFooter:
+    '링크는 30분 동안 한 번만 사용할 수 있습니다. 요청하지 않으셨다면 이 이메일을 무시하셔도 됩니다. 비밀번호는 바뀌지 않습니다.',
+  twoFactorTitle: '2단계 인증',
+  twoFactorSubtitle: '인증 앱에 표시된 6자리 코드를 입력하세요.',
+  twoFactorCode: '코드',
+  twoFactorCodeHint: '앱을 사용할 수 없나요? 대신 복구 코드 중 하나를 입력하세요.',
+  twoFactorButton: '확인',
+  errTwoFactorCode: '유효하지 않거나 이미 사용한 코드입니다. 다음 코드가 표시될 때까지 기다린 후 다시 시도해 주세요.',
+  signInAnotherAccount: '다른 계정으로 로그인',
+  twoFactorSection: '2단계 인증',
+  twoFactorOffText:
+    '꺼져 있습니다. 켜면 비밀번호 다음에 인증 앱의 코드를 입력해야 하므로, 비밀번호가 유출되어도 계정이 보호됩니다.',
+  twoFactorOnText: '켜져 있습니다. 로그인할 때 비밀번호 다음에 인증 앱의 코드를 입력합니다.',
+  recoveryCodesLeft_one: '사용하지 않은 복구 코드가 {count}개 남았습니다.',
+  recoveryCodesLeft_other: '사용하지 않은 복구 코드가 {count}개 남았습니다.',
+  turnOnTwoFactorLink: '2단계 인증 켜기',
+  turnOffTwoFactorLink: '끄기',
+  newRecoveryCodesLink: '복구 코드 새로 만들기',
+  setupTitle: '2단계 인증 켜기',
+  setupScan: 'Google Authenticator, Microsoft Authenticator, 1Password 같은 인증 앱으로 이 QR 코드를 스캔하세요.',
+  setupManual: '스캔할 수 없나요? 대신 앱에 다음 키를 입력하세요.',
+  setupConfirm: '그런 다음 제대로 설정되었는지 확인할 수 있도록 앱에 표시된 6자리 코드를 입력하세요.',
+  setupButton: '켜기',
+  qrAlt: '인증 앱에 계정을 추가하는 QR 코드',
+  recoveryTitle: '복구 코드를 저장하세요',
+  recoveryText:
+    '인증 앱을 사용할 수 없게 되면 이 코드로 각각 한 번씩 로그인할 수 있습니다. 비밀번호 관리자처럼 안전한 곳에 보관하세요. 코드는 다시 표시되지 않습니다.',
+  recoveryDone: '코드를 저장했습니다',
+  twoFactorEnabledNotice: '2단계 인증이 켜졌습니다.',
+  regenerateTitle: '복구 코드 새로 만들기',
+  regenerateText:
+    '새 코드를 만들면 지금 가지고 있는 복구 코드는 모두 사용할 수 없게 됩니다. 계속하려면 비밀번호를 입력하세요.',
+  regenerateButton: '새 코드 만들기',
+  disableTitle: '2단계 인증 끄기',
+  disableText: '끄면 계정이 비밀번호로만 보호됩니다. 비밀번호와 함께 인증 앱의 코드 또는 복구 코드를 입력하세요.',
+  disableButton: '2단계 인증 끄기',
+  twoFactorDisabledNotice: '2단계 인증이 꺼졌습니다.',
+  signingOutTitle: '로그아웃하는 중…',
+  signingOutText: '잠시만 기다려 주세요. 계정 센터에서 로그아웃하고 있습니다.',
+  continueButton: '계속',
 };
 
 const MESSAGES: Record<Locale, Messages> = { en, ja, es, ko };
@@ -402,4 +659,13 @@ export function parseLocale(value: string | undefined | null): Locale | undefine
 /** Accept-Language (RFC 9110 §12.5.4): the best supported locale, by q-value. */
 export function localeFromAcceptLanguage(header: string | undefined): Locale | undefined {
   return acceptedLanguage(header, LOCALES);
+}
+
+/** Message keys with `_one`/`_other` forms, by their base name. */
+export type PluralKey = MessageKey extends infer K ? (K extends `${infer Base}_other` ? Base : never) : never;
+
+/** A count in words (CLDR plural rules): `_one` where the language has it for this count, else `_other`. */
+export function translateCount(page: { locale: Locale; t: Translate }, key: PluralKey, count: number): string {
+  const form = new Intl.PluralRules(page.locale).select(count) === 'one' ? 'one' : 'other';
+  return page.t(`${key}_${form}` as MessageKey, { count: String(count) });
 }

@@ -1,6 +1,6 @@
 import type { Account, AccountOrganization } from '../accounts/accounts.service.ts';
 import { html, type SafeHtml } from './html.ts';
-import { LOCALE_NAMES, LOCALES, type Locale, type MessageKey, type Translate } from './i18n.ts';
+import { LOCALE_NAMES, LOCALES, type Locale, type MessageKey, type Translate, translateCount } from './i18n.ts';
 
 export interface PageContext {
   locale: Locale;
@@ -17,7 +17,7 @@ function switchLanguageUrl(currentUrl: string, locale: Locale): string {
   return url.pathname + url.search;
 }
 
-export function layout(page: PageContext, title: string, body: SafeHtml): string {
+export function layout(page: PageContext, title: string, body: SafeHtml, options: { script?: string } = {}): string {
   const { t, locale } = page;
   return html`<!doctype html>
 <html lang="${locale}">
@@ -28,6 +28,7 @@ export function layout(page: PageContext, title: string, body: SafeHtml): string
 <title>${title} · ${t('appName')}</title>
 <link rel="preload" href="/assets/fonts/inter-latin-400-normal.woff2" as="font" type="font/woff2" crossorigin>
 <link rel="stylesheet" href="/assets/id.css">
+${options.script ? html`<script src="${options.script}" defer></script>` : ''}
 </head>
 <body>
 <main class="page">
@@ -64,6 +65,8 @@ interface FieldOptions {
   required?: boolean;
   autofocus?: boolean;
   maxlength?: number;
+  /** e.g. 'numeric' for codes (a number pad on phones). */
+  inputmode?: string;
 }
 
 function field(t: Translate, o: FieldOptions): SafeHtml {
@@ -71,7 +74,7 @@ function field(t: Translate, o: FieldOptions): SafeHtml {
   const described = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${o.error ? ' invalid' : ''}">
 <label for="${id}">${o.label}</label>
-<input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${o.type === 'password' ? '' : html` value="${o.value ?? ''}"`}${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${o.required === false ? '' : ' required'}${o.autofocus ? ' autofocus' : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.error ? ' aria-invalid="true"' : ''}${described ? html` aria-describedby="${described}"` : ''}>
+<input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${o.type === 'password' ? '' : html` value="${o.value ?? ''}"`}${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${o.required === false ? '' : ' required'}${o.autofocus ? ' autofocus' : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.inputmode ? html` inputmode="${o.inputmode}" spellcheck="false"` : ''}${o.error ? ' aria-invalid="true"' : ''}${described ? html` aria-describedby="${described}"` : ''}>
 ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
 ${o.error ? html`<p class="field-error" id="${id}-error">${t(o.error)}</p>` : ''}
 </div>`;
@@ -85,7 +88,16 @@ function alert(kind: 'error' | 'success', text: string | undefined): SafeHtml | 
 
 export function signInPage(
   page: PageContext,
-  o: { action: string; csrf: string; login?: string; error?: MessageKey; clientName?: string; signUpUrl: string },
+  o: {
+    action: string;
+    csrf: string;
+    login?: string;
+    error?: MessageKey;
+    clientName?: string;
+    signUpUrl: string;
+    /** "Forgot password?" (only where reset e-mails can be sent). */
+    forgotUrl?: string;
+  },
 ): string {
   const { t } = page;
   const body = html`<h1>${t('signInTitle')}</h1>
@@ -95,6 +107,7 @@ ${alert('error', o.error ? t(o.error) : undefined)}
 ${csrfField(o.csrf)}
 ${field(t, { name: 'login', label: t('login'), value: o.login, autocomplete: 'username', autofocus: !o.login, maxlength: 254 })}
 ${field(t, { name: 'password', label: t('password'), type: 'password', autocomplete: 'current-password', autofocus: Boolean(o.login), maxlength: 256 })}
+${o.forgotUrl ? html`<p class="field-link"><a href="${o.forgotUrl}" id="forgot-password-link">${t('forgotPasswordLink')}</a></p>` : ''}
 <div class="actions"><button class="button" type="submit" id="sign-in-submit">${t('signInButton')}</button></div>
 </form>
 <p class="switch">${t('noAccount')} <a href="${o.signUpUrl}" id="create-account-link">${t('createAccountLink')}</a></p>`;
@@ -193,6 +206,8 @@ export function accountPage(
     notice?: { kind: 'error' | 'success'; text: string };
     /** Present when confirmation e-mails can be sent: the form that asks for one. */
     emailVerification?: { action: string; csrf: string };
+    /** Two-step sign-in: on or off, and the recovery codes left when on. */
+    twoFactor: { enabled: boolean; recoveryCodesLeft: number };
   },
 ): string {
   const { t } = page;
@@ -228,6 +243,19 @@ ${
       )}</ul>`
     : html`<p class="empty">${t('noOrganizations')}</p>`
 }
+<h2>${t('twoFactorSection')}</h2>
+<div class="security" id="two-factor-status" data-enabled="${o.twoFactor.enabled ? 'true' : 'false'}">
+<p class="security-state"><span class="badge${o.twoFactor.enabled ? ' badge-on' : ''}" aria-hidden="true"></span>${o.twoFactor.enabled ? t('twoFactorOnText') : t('twoFactorOffText')}</p>
+${o.twoFactor.enabled ? html`<p class="hint" id="recovery-codes-left">${translateCount(page, 'recoveryCodesLeft', o.twoFactor.recoveryCodesLeft)}</p>` : ''}
+<div class="inline-actions">
+${
+  o.twoFactor.enabled
+    ? html`<a class="button button-secondary button-small" href="/account/two-factor/recovery-codes${q}" id="new-recovery-codes-link">${t('newRecoveryCodesLink')}</a>
+<a class="button button-secondary button-small" href="/account/two-factor/disable${q}" id="turn-off-two-factor-link">${t('turnOffTwoFactorLink')}</a>`
+    : html`<a class="button button-secondary button-small" href="/account/two-factor/setup${q}" id="turn-on-two-factor-link">${t('turnOnTwoFactorLink')}</a>`
+}
+</div>
+</div>
 <div class="links">
 <a class="button" href="/organizations/new${q}" id="create-organization-link">${t('createOrganizationLink')}</a>
 <a class="button button-secondary" href="/account/password${q}" id="change-password-link">${t('changePasswordLink')}</a>
@@ -257,9 +285,22 @@ ${field(t, { name: 'confirmPassword', label: t('confirmPassword'), type: 'passwo
   return layout(page, t('passwordTitle'), body);
 }
 
-/** RP-initiated logout confirmation; `form` is oidc-provider's hidden form (action + xsrf token). */
-export function logoutPage(page: PageContext, form: SafeHtml): string {
+/**
+ * RP-initiated logout confirmation; `form` is oidc-provider's hidden form (action + xsrf token). With `autoSubmit`
+ * (a relying party's own sign-out, see account-center.ts) the page submits itself at once and shows a short
+ * "signing you out" line; the button stays for browsers without JavaScript.
+ */
+export function logoutPage(page: PageContext, form: SafeHtml, options: { autoSubmit?: boolean } = {}): string {
   const { t } = page;
+  if (options.autoSubmit) {
+    const auto = html`<h1>${t('signingOutTitle')}</h1>
+<p class="subtitle">${t('signingOutText')}</p>
+${form}
+<div class="actions">
+<button class="button" type="submit" form="op.logoutForm" name="logout" value="yes" id="sign-out-confirm" data-auto-submit>${t('continueButton')}</button>
+</div>`;
+    return layout(page, t('signingOutTitle'), auto, { script: '/assets/auto-submit.js' });
+  }
   const body = html`<h1>${t('logoutTitle')}</h1>
 <p class="subtitle">${t('logoutText')}</p>
 ${form}
@@ -279,4 +320,140 @@ export function messagePage(
 <p class="subtitle">${t(o.text)}</p>
 ${o.link ? html`<div class="actions"><a class="button" href="${o.link.href}" id="${o.link.id}">${t(o.link.label)}</a></div>` : ''}`;
   return layout(page, t(o.title), body);
+}
+
+export function forgotPasswordPage(
+  page: PageContext,
+  o: { action: string; csrf: string; email?: string; errors: FieldErrors; error?: MessageKey; backUrl: string },
+): string {
+  const { t } = page;
+  const body = html`<h1>${t('forgotTitle')}</h1>
+<p class="subtitle">${t('forgotSubtitle')}</p>
+${alert('error', o.error ? t(o.error) : undefined)}
+<form method="post" action="${o.action}" novalidate id="forgot-password-form">
+${csrfField(o.csrf)}
+${field(t, { name: 'email', label: t('email'), type: 'email', value: o.email, error: o.errors.email, autocomplete: 'email', autofocus: true, maxlength: 254 })}
+<div class="actions">
+<button class="button" type="submit" id="forgot-password-submit">${t('forgotButton')}</button>
+<a class="button button-secondary" href="${o.backUrl}" id="back-to-sign-in">${t('backToSignIn')}</a>
+</div>
+</form>`;
+  return layout(page, t('forgotTitle'), body);
+}
+
+/** The same answer whether or not an account uses the address (no account enumeration). */
+export function forgotPasswordSentPage(page: PageContext, o: { email: string; backUrl: string }): string {
+  const { t } = page;
+  const body = html`<h1 id="message-title">${t('forgotSentTitle')}</h1>
+<p class="subtitle" id="forgot-password-sent">${t('forgotSentText', { email: o.email })}</p>
+<div class="actions"><a class="button" href="${o.backUrl}" id="back-to-sign-in">${t('backToSignIn')}</a></div>`;
+  return layout(page, t('forgotSentTitle'), body);
+}
+
+export function resetPasswordPage(
+  page: PageContext,
+  o: { action: string; csrf: string; token: string; errors: FieldErrors },
+): string {
+  const { t } = page;
+  const body = html`<h1>${t('resetTitle')}</h1>
+<p class="subtitle">${t('resetSubtitle')}</p>
+<form method="post" action="${o.action}" novalidate id="reset-password-form">
+${csrfField(o.csrf)}
+<input type="hidden" name="token" value="${o.token}">
+${field(t, { name: 'newPassword', label: t('newPassword'), type: 'password', error: o.errors.newPassword, hint: t('passwordHint'), autocomplete: 'new-password', autofocus: true, maxlength: 256 })}
+${field(t, { name: 'confirmPassword', label: t('confirmPassword'), type: 'password', error: o.errors.confirmPassword, autocomplete: 'new-password', maxlength: 256 })}
+<div class="actions"><button class="button" type="submit" id="reset-password-submit">${t('resetButton')}</button></div>
+</form>`;
+  return layout(page, t('resetTitle'), body);
+}
+
+/** The second step of signing in: a code from the authenticator app, or a recovery code. */
+export function twoFactorPage(
+  page: PageContext,
+  o: { action: string; csrf: string; error?: MessageKey; anotherAccountUrl: string },
+): string {
+  const { t } = page;
+  const body = html`<h1>${t('twoFactorTitle')}</h1>
+<p class="subtitle">${t('twoFactorSubtitle')}</p>
+${alert('error', o.error ? t(o.error) : undefined)}
+<form method="post" action="${o.action}" novalidate id="two-factor-form">
+${csrfField(o.csrf)}
+${field(t, { name: 'code', label: t('twoFactorCode'), hint: t('twoFactorCodeHint'), autocomplete: 'one-time-code', autofocus: true, maxlength: 32, inputmode: 'text' })}
+<div class="actions"><button class="button" type="submit" id="two-factor-submit">${t('twoFactorButton')}</button></div>
+</form>
+<p class="switch"><a href="${o.anotherAccountUrl}" id="sign-in-another-account">${t('signInAnotherAccount')}</a></p>`;
+  return layout(page, t('twoFactorTitle'), body);
+}
+
+export function twoFactorSetupPage(
+  page: PageContext,
+  o: { action: string; csrf: string; qrDataUri: string; secret: string; error?: MessageKey; backUrl: string },
+): string {
+  const { t } = page;
+  const body = html`<h1>${t('setupTitle')}</h1>
+<p class="subtitle">${t('setupScan')}</p>
+${alert('error', o.error ? t(o.error) : undefined)}
+<div class="qr"><img src="${o.qrDataUri}" alt="${t('qrAlt')}" width="192" height="192" id="totp-qr"></div>
+<p class="hint">${t('setupManual')}</p>
+<p class="secret" id="totp-secret">${o.secret}</p>
+<form method="post" action="${o.action}" novalidate id="two-factor-setup-form">
+${csrfField(o.csrf)}
+${field(t, { name: 'code', label: t('twoFactorCode'), hint: t('setupConfirm'), autocomplete: 'one-time-code', maxlength: 10, inputmode: 'numeric' })}
+<div class="actions">
+<button class="button" type="submit" id="two-factor-setup-submit">${t('setupButton')}</button>
+<a class="button button-secondary" href="${o.backUrl}" id="back-to-account">${t('cancel')}</a>
+</div>
+</form>`;
+  return layout(page, t('setupTitle'), body);
+}
+
+/** Recovery codes, shown once (after turning two-step on, or after asking for a new set). */
+export function recoveryCodesPage(
+  page: PageContext,
+  o: { codes: string[]; doneUrl: string; notice?: MessageKey },
+): string {
+  const { t } = page;
+  const body = html`<h1>${t('recoveryTitle')}</h1>
+${alert('success', o.notice ? t(o.notice) : undefined)}
+<p class="subtitle">${t('recoveryText')}</p>
+<ol class="codes" id="recovery-codes">${o.codes.map((code) => html`<li><code>${code}</code></li>`)}</ol>
+<div class="actions"><a class="button" href="${o.doneUrl}" id="recovery-codes-done">${t('recoveryDone')}</a></div>`;
+  return layout(page, t('recoveryTitle'), body);
+}
+
+export function regenerateRecoveryCodesPage(
+  page: PageContext,
+  o: { action: string; csrf: string; errors: FieldErrors; backUrl: string },
+): string {
+  const { t } = page;
+  const body = html`<h1>${t('regenerateTitle')}</h1>
+<p class="subtitle">${t('regenerateText')}</p>
+<form method="post" action="${o.action}" novalidate id="regenerate-codes-form">
+${csrfField(o.csrf)}
+${field(t, { name: 'currentPassword', label: t('currentPassword'), type: 'password', error: o.errors.currentPassword, autocomplete: 'current-password', autofocus: true, maxlength: 256 })}
+<div class="actions">
+<button class="button" type="submit" id="regenerate-codes-submit">${t('regenerateButton')}</button>
+<a class="button button-secondary" href="${o.backUrl}" id="back-to-account">${t('cancel')}</a>
+</div>
+</form>`;
+  return layout(page, t('regenerateTitle'), body);
+}
+
+export function disableTwoFactorPage(
+  page: PageContext,
+  o: { action: string; csrf: string; errors: FieldErrors; backUrl: string },
+): string {
+  const { t } = page;
+  const body = html`<h1>${t('disableTitle')}</h1>
+<p class="subtitle">${t('disableText')}</p>
+<form method="post" action="${o.action}" novalidate id="disable-two-factor-form">
+${csrfField(o.csrf)}
+${field(t, { name: 'currentPassword', label: t('currentPassword'), type: 'password', error: o.errors.currentPassword, autocomplete: 'current-password', autofocus: true, maxlength: 256 })}
+${field(t, { name: 'code', label: t('twoFactorCode'), error: o.errors.code, hint: t('twoFactorCodeHint'), autocomplete: 'one-time-code', maxlength: 32, inputmode: 'text' })}
+<div class="actions">
+<button class="button button-danger" type="submit" id="disable-two-factor-submit">${t('disableButton')}</button>
+<a class="button button-secondary" href="${o.backUrl}" id="back-to-account">${t('cancel')}</a>
+</div>
+</form>`;
+  return layout(page, t('disableTitle'), body);
 }

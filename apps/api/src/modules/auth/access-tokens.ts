@@ -5,6 +5,8 @@ import { randomToken } from '../../lib/crypto.ts';
 export interface AccessTokenClaims {
   userId: string;
   sessionId: string;
+  /** The session began with a two-step sign-in at the provider (its `amr`); kept by every refresh. */
+  twoFactor: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export class AccessTokens {
   }
 
   issue(claims: AccessTokenClaims): Promise<string> {
-    return new SignJWT({ sid: claims.sessionId })
+    return new SignJWT({ sid: claims.sessionId, ...(claims.twoFactor ? { two_factor: true } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
       .setIssuer(this.issuer)
       .setAudience(this.issuer)
@@ -43,7 +45,7 @@ export class AccessTokens {
         typ: 'at+jwt',
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new Error('claims missing');
-      return { userId: payload.sub, sessionId: payload.sid };
+      return { userId: payload.sub, sessionId: payload.sid, twoFactor: payload.two_factor === true };
     } catch (cause) {
       throw new AppError('AUTH_TOKEN_INVALID', { detail: 'The access token is invalid or expired.', cause });
     }

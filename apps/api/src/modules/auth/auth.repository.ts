@@ -23,7 +23,14 @@ export async function consumeAuthSession(db: Database, id: string) {
 
 export async function insertRefreshToken(
   db: Database,
-  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date; providerSid: string | null },
+  values: {
+    userId: string;
+    familyId: string;
+    tokenHash: string;
+    expiresAt: Date;
+    providerSid: string | null;
+    twoFactor: boolean;
+  },
 ) {
   await db.insert(refreshTokens).values(values);
 }

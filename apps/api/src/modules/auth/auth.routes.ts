@@ -1,6 +1,7 @@
 import {
   zCompleteAuthRequest,
   zLogoutRequest,
+  zLogoutResponse,
   zRefreshRequest,
   zStartAuthRequest,
   zStartAuthResponse,
@@ -24,6 +25,8 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     defaultRedirectUrl: ctx.config.oidc.redirectUrl,
     allowedRedirectOrigins: [new URL(ctx.config.publicUrl).origin],
     refreshTtlDays: ctx.config.tokens.refreshTtlDays,
+    // Registered at the bundled account center as the console client's post_logout_redirect_uri (runtime.ts).
+    postLogoutRedirectUrl: `${ctx.config.publicUrl}/intro`,
   };
   // Sign-in and token rotation: a stricter per-address limit (RATE_LIMIT_SIGN_IN_PER_MINUTE).
   const strict = { config: { rateLimit: { max: ctx.config.rateLimits.signIn, timeWindow: '1 minute' } } };
@@ -95,8 +98,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['auth'],
           summary: 'End the session (revokes the refresh-token family)',
+          description:
+            "Answers `logout_url`: the identity provider's end-session address (OpenID Connect RP-Initiated Logout), " +
+            "where the console sends the browser so the provider's session ends too and it returns to `/intro`; null " +
+            'when the provider has none.',
           body: zLogoutRequest.optional(),
-          response: { 204: z.null() },
+          response: { 200: zLogoutResponse },
         },
       },
       async (request, reply) => {
@@ -108,11 +115,11 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             () => undefined,
           );
         const refreshToken = request.body?.refresh_token;
-        await authService.logout(deps, {
+        const answer = await authService.logout(deps, {
           ...(refreshToken ? { refreshToken } : {}),
           ...(sessionId ? { sessionId } : {}),
         });
-        return reply.status(204).send(null);
+        return reply.status(200).header('cache-control', 'no-store').send(answer);
       },
     );
   };

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { CompleteAuthRequest, StartAuthRequest, StartAuthResponse, TokenResponse } from '@cp/contracts';
+import type {
+  CompleteAuthRequest,
+  LogoutResponse,
+  StartAuthRequest,
+  StartAuthResponse,
+  TokenResponse,
+} from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { type JWTPayload, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
@@ -19,6 +25,20 @@ const LOGOUT_TOKEN_MAX_AGE_SECONDS = 5 * 60;
 const CLOCK_TOLERANCE_SECONDS = 30;
 /** Longest provider session id recorded or accepted (oidc-provider's are 21 characters). */
 const MAX_PROVIDER_SID_LENGTH = 255;
+/**
+ * RFC 8176 authentication method references that mean a second factor was used: a one-time code (`otp`, and the
+ * `totp`/`hotp` some providers send), a hardware or software key (`hwk`, `swk`), an SMS code (`sms`), or the
+ * provider saying so outright (`mfa`).
+ */
+const TWO_FACTOR_AMR = new Set(['otp', 'totp', 'hotp', 'mfa', 'hwk', 'swk', 'sms']);
+
+/** Whether an ID token's `amr` claim says the person signed in with two steps. */
+export function isTwoFactorAmr(amr: unknown): boolean {
+  return (
+    Array.isArray(amr) && amr.some((value) => typeof value === 'string' && TWO_FACTOR_AMR.has(value.toLowerCase()))
+  );
+}
+
 /** Asymmetric algorithms only: the keys come from the provider's JWKS, never the client secret. */
 const LOGOUT_TOKEN_ALGORITHMS = [
   'RS256',
@@ -43,6 +63,8 @@ export interface AuthDeps {
   /** Origins whose /oauth/socious may receive the code (the console's). */
   allowedRedirectOrigins: string[];
   refreshTtlDays: number;
+  /** Where the provider sends the browser after its sign-out (the console's /intro; registered at the provider). */
+  postLogoutRedirectUrl: string;
 }
 
 function checkRedirect(deps: AuthDeps, redirectUrl: string) {
@@ -133,34 +155,38 @@ export async function completeAuth(deps: AuthDeps, input: CompleteAuthRequest): 
   // only the console sessions opened from that provider session.
   const sid = idClaims.sid;
   const providerSid = typeof sid === 'string' && sid.length > 0 && sid.length <= MAX_PROVIDER_SID_LENGTH ? sid : null;
-  return openSession(deps, user.id, { providerSid });
+  // Only the ID token's amr counts (signed by the provider for this sign-in), not userinfo's.
+  return openSession(deps, user.id, { providerSid, twoFactor: isTwoFactorAmr(idClaims.amr) });
 }
 
 /** Issues an access token and a fresh refresh-token family (of a provider session, when known). */
 export async function openSession(
   deps: Pick<AuthDeps, 'db' | 'accessTokens' | 'refreshTtlDays'>,
   userId: string,
-  options: { providerSid?: string | null } = {},
+  options: { providerSid?: string | null; twoFactor?: boolean } = {},
 ): Promise<TokenResponse> {
-  return issueTokens(deps, userId, randomUUID(), options.providerSid ?? null);
+  return issueTokens(deps, userId, randomUUID(), {
+    providerSid: options.providerSid ?? null,
+    twoFactor: options.twoFactor ?? false,
+  });
 }
 
 async function issueTokens(
   deps: Pick<AuthDeps, 'db' | 'accessTokens' | 'refreshTtlDays'>,
   userId: string,
   familyId: string,
-  providerSid: string | null,
+  family: { providerSid: string | null; twoFactor: boolean },
 ): Promise<TokenResponse> {
   const refreshToken = randomToken(32);
   await repository.insertRefreshToken(deps.db, {
     userId,
     familyId,
-    providerSid,
+    ...family,
     tokenHash: sha256(refreshToken),
     expiresAt: new Date(Date.now() + deps.refreshTtlDays * 86_400_000),
   });
   return {
-    access_token: await deps.accessTokens.issue({ userId, sessionId: familyId }),
+    access_token: await deps.accessTokens.issue({ userId, sessionId: familyId, twoFactor: family.twoFactor }),
     refresh_token: refreshToken,
     token_type: 'Bearer',
     expires_in: deps.accessTokens.ttl,
@@ -184,15 +210,45 @@ export async function refreshSession(
     throw invalid();
   }
   if (row.expiresAt.getTime() <= Date.now()) throw invalid();
-  // The new token stays in the family and keeps its provider session id.
-  return issueTokens(deps, row.userId, row.familyId, row.providerSid);
+  // The new token stays in the family and keeps its provider session id and how the person signed in.
+  return issueTokens(deps, row.userId, row.familyId, { providerSid: row.providerSid, twoFactor: row.twoFactor });
 }
 
-export async function logout(deps: Pick<AuthDeps, 'db'>, input: { refreshToken?: string; sessionId?: string }) {
+/**
+ * Ends the API session (revokes the refresh-token family) and answers where the browser goes next to end the
+ * provider's session too: its `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0 §2) with `client_id`,
+ * `post_logout_redirect_uri` (the console's /intro) and `state`; null when the provider has none (or cannot be
+ * reached), and the console then just goes to /intro.
+ *
+ * §2 recommends `id_token_hint`; the API does not keep ID tokens (there is no column for them on the refresh
+ * family), and `client_id` is what the spec offers instead. The bundled account center then ends its session
+ * without a second question when the sign-out comes from the console's own site (see the account center).
+ */
+export async function logout(
+  deps: Pick<AuthDeps, 'db' | 'oidc' | 'logger' | 'postLogoutRedirectUrl'>,
+  input: { refreshToken?: string; sessionId?: string },
+): Promise<LogoutResponse> {
   if (input.sessionId) await repository.revokeRefreshFamily(deps.db, input.sessionId);
   if (input.refreshToken) {
     const row = await repository.findRefreshTokenByHash(deps.db, sha256(input.refreshToken));
     if (row) await repository.revokeRefreshFamily(deps.db, row.familyId);
+  }
+  return { logout_url: await endSessionUrl(deps) };
+}
+
+async function endSessionUrl(deps: Pick<AuthDeps, 'oidc' | 'logger' | 'postLogoutRedirectUrl'>) {
+  try {
+    const configuration = await deps.oidc.configuration();
+    if (!configuration.serverMetadata().end_session_endpoint) return null;
+    return oidc.buildEndSessionUrl(configuration, {
+      client_id: deps.oidc.clientId,
+      post_logout_redirect_uri: deps.postLogoutRedirectUrl,
+      state: oidc.randomState(),
+    }).href;
+  } catch (cause) {
+    // The API session has ended all the same; the provider's page is only a courtesy then.
+    deps.logger.warn({ err: cause }, 'no end-session address for the sign-out');
+    return null;
   }
 }
 

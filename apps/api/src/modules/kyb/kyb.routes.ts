@@ -43,7 +43,7 @@ export function kybRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const latest = await kybService.getLatestApplication(db, {
           organizationId: request.params.orgId,
-          userId: requireUser(request).userId,
+          ...requireUser(request),
         });
         return {
           application: latest ? presentKybApplication(latest.application, latest.documents, publicUrl) : null,
@@ -65,7 +65,7 @@ export function kybRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { application, documents } = await kybService.submitApplication(
           db,
-          { organizationId: request.params.orgId, userId: requireUser(request).userId },
+          { organizationId: request.params.orgId, ...requireUser(request) },
           request.body,
         );
         return reply.status(201).send(presentKybApplication(application, documents, publicUrl));

@@ -37,7 +37,10 @@ export async function assertOrganizationVerified(db: Database, organizationId: s
 }
 
 /** The latest application with its documents; the caller must be a member (404 otherwise). */
-export async function getLatestApplication(db: Database, params: { organizationId: string; userId: string }) {
+export async function getLatestApplication(
+  db: Database,
+  params: { organizationId: string; userId: string; twoFactor: boolean },
+) {
   await organizationsService.getOrganization(db, params);
   const application = await repository.findLatestApplication(db, params.organizationId);
   if (!application) return null;
@@ -51,7 +54,7 @@ export async function getLatestApplication(db: Database, params: { organizationI
  */
 export async function submitApplication(
   db: Database,
-  params: { organizationId: string; userId: string },
+  params: { organizationId: string; userId: string; twoFactor: boolean },
   input: CreateKybApplicationRequest,
 ) {
   const organization = await organizationsService.getOrganization(db, params);

@@ -22,6 +22,7 @@ export function presentOrganization(row: OrganizationRow, logo: Media | null, pu
     brand_color: normalizeBrandColor(row.brandColor),
     verified: row.verificationStatus === 'APPROVED' && row.verifiedAt !== null,
     verification_status: asStatus(row.verificationStatus),
+    require_two_factor: row.requireTwoFactor,
     created_at: row.createdAt.toISOString(),
   };
 }

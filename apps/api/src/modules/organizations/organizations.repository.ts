@@ -37,7 +37,9 @@ export async function isMember(db: Database, organizationId: string, userId: str
 export async function updateOrganization(
   db: Database,
   organizationId: string,
-  values: Partial<Pick<OrganizationRow, 'name' | 'description' | 'logoUrl' | 'logoMediaId' | 'brandColor'>>,
+  values: Partial<
+    Pick<OrganizationRow, 'name' | 'description' | 'logoUrl' | 'logoMediaId' | 'brandColor' | 'requireTwoFactor'>
+  >,
 ) {
   const [row] = await db
     .update(organizations)

@@ -76,7 +76,7 @@ export function organizationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         presentOne(
           await organizationsService.getOrganization(db, {
             organizationId: request.params.id,
-            userId: requireUser(request).userId,
+            ...requireUser(request),
           }),
         ),
     );
@@ -95,7 +95,7 @@ export function organizationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         presentOne(
           await organizationsService.updateOrganization(
             db,
-            { organizationId: request.params.id, userId: requireUser(request).userId },
+            { organizationId: request.params.id, ...requireUser(request) },
             request.body,
           ),
         ),

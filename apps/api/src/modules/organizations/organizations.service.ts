@@ -10,19 +10,49 @@ export function findOrganizationsForUser(db: Database, userId: string) {
   return repository.findOrganizationsForUser(db, userId);
 }
 
-/** 404 both when the organization does not exist and when the actor is not a member: no existence leak. */
-export async function getOrganization(db: Database, params: { organizationId: string; userId: string }) {
+/**
+ * 404 both when the organization does not exist and when the actor is not a member: no existence leak. A member
+ * whose session is not two-step gets 403 when the organization requires two-step sign-in.
+ */
+export async function getOrganization(
+  db: Database,
+  params: { organizationId: string; userId: string; twoFactor: boolean },
+) {
   const row = await repository.findOrganizationForMember(db, params.organizationId, params.userId);
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
+  assertTwoFactorSatisfied(row, params.twoFactor);
   return row;
+}
+
+/** 403 for a one-step session acting for an organization that requires two-step sign-in. */
+export function twoFactorRequiredError() {
+  return new AppError('ORGANIZATION_TWO_FACTOR_REQUIRED', {
+    detail: 'This organization requires two-step sign-in: turn it on in your account, then sign out and sign in again.',
+  });
+}
+
+function assertTwoFactorSatisfied(row: Pick<repository.OrganizationRow, 'requireTwoFactor'>, twoFactor: boolean) {
+  if (row.requireTwoFactor && !twoFactor) throw twoFactorRequiredError();
+}
+
+/** Whether the organization lets only two-step sessions act for it (API keys are not people: never asked). */
+export async function requiresTwoFactor(db: Database, organizationId: string): Promise<boolean> {
+  return (await repository.findOrganizationById(db, organizationId))?.requireTwoFactor === true;
 }
 
 export async function updateOrganization(
   db: Database,
-  params: { organizationId: string; userId: string },
+  params: { organizationId: string; userId: string; twoFactor: boolean },
   input: UpdateOrganizationRequest,
 ) {
   const before = await getOrganization(db, params);
+  // Whoever turns the requirement on must meet it already, so that nobody locks the organization out by mistake.
+  if (input.require_two_factor === true && !params.twoFactor) {
+    throw new AppError('ORGANIZATION_TWO_FACTOR_SESSION_REQUIRED', {
+      detail:
+        'Turn on two-step sign-in in your own account and sign in again with it before requiring it for the organization.',
+    });
+  }
   // The logo must be this organization's own image upload (404 for another organization's file).
   const logo = input.logo !== undefined ? await getOrganizationLogo(db, params.organizationId, input.logo) : undefined;
   return db.transaction(async (tx) => {
@@ -32,12 +62,20 @@ export async function updateOrganization(
       ...(logo ? { logoMediaId: logo.id } : {}),
       // Already `#rrggbb` in lowercase (the contract normalizes it); null goes back to the product's colours.
       ...(input.brand_color !== undefined ? { brandColor: input.brand_color } : {}),
+      ...(input.require_two_factor !== undefined ? { requireTwoFactor: input.require_two_factor } : {}),
     });
     if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
     // The profile is changed by a signed-in member only (the route refuses API keys). Only what really changed
     // is recorded: names of the fields, and the new name (public).
-    const changed = (['name', 'description', 'brandColor'] as const).filter((field) => row[field] !== before[field]);
-    const fields = changed.map((field) => (field === 'brandColor' ? 'brand_color' : field));
+    const columns = {
+      name: 'name',
+      description: 'description',
+      brandColor: 'brand_color',
+      requireTwoFactor: 'require_two_factor',
+    } as const;
+    const fields = (Object.keys(columns) as (keyof typeof columns)[])
+      .filter((field) => row[field] !== before[field])
+      .map((field) => columns[field]);
     const events: AuditEventInput[] = [];
     const target = { id: row.id, label: row.name };
     if (fields.length > 0) {

@@ -37,15 +37,7 @@ export function NoOrganizationPage() {
         }}
       >
         <BrandLogo />
-        <Button
-          color="secondary"
-          startIcon={<LogoutOutlined />}
-          data-testid="logout"
-          onClick={async () => {
-            await logout.mutateAsync();
-            navigate('/intro', { replace: true });
-          }}
-        >
+        <Button color="secondary" startIcon={<LogoutOutlined />} data-testid="logout" onClick={() => logout.mutate()}>
           {t('nav.logout')}
         </Button>
       </Box>

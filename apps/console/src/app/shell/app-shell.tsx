@@ -9,7 +9,10 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo.tsx';
+import { TwoFactorRequiredPage } from '../../features/auth/components/two-factor-required-page.tsx';
 import { useTranslation } from '../../i18n/index.ts';
+import { useIdentity } from '../../lib/identity-context.ts';
+import { useTwoFactorRequired } from '../../lib/two-factor-required.ts';
 import { SideMenu } from './side-menu.tsx';
 
 const SIDEBAR_WIDTH = 280;
@@ -24,6 +27,9 @@ export function AppShell() {
   const isDesktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [mobileOpen, setMobileOpen] = useState(false);
   const { pathname } = useLocation();
+  const { current } = useIdentity();
+  // The current organization refused this session for want of a two-step sign-in: say so instead of the page.
+  const twoFactorRequired = useTwoFactorRequired(current?.id);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every navigation is the point.
   useEffect(() => setMobileOpen(false), [pathname]);
@@ -75,7 +81,7 @@ export function AppShell() {
       <Box component="main" sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3, md: 5 }, py: { xs: 3, md: 5 } }}>
         {!isDesktop && <Toolbar />}
         <Box sx={{ maxWidth: 1080, mx: 'auto' }}>
-          <Outlet />
+          {twoFactorRequired && current ? <TwoFactorRequiredPage organization={current} /> : <Outlet />}
         </Box>
       </Box>
     </Box>

@@ -17,6 +17,7 @@ const org = (id: string, name: string): Organization => ({
   logo: null,
   verified: false,
   verification_status: 'UNDEFINED',
+  require_two_factor: false,
   created_at: '2026-01-01T00:00:00Z',
 });
 const A = org('11111111-1111-4111-8111-111111111111', 'Alpha');

@@ -9,7 +9,7 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useUserProfile } from '../../features/users/api/get-user-profile.ts';
@@ -22,7 +22,6 @@ import { OrgSwitcher } from './org-switcher.tsx';
 export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onClose?: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const { current } = useIdentity();
   const logout = useLogout();
   const profile = useUserProfile();
@@ -70,9 +69,9 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
           data-testid="logout"
           disabled={logout.isPending}
           onClick={async () => {
+            // Leaves for the provider's sign-out (or /intro) once the session has ended.
             await logout.mutateAsync();
             onNavigate?.();
-            navigate('/intro', { replace: true });
           }}
           sx={navItemSx}
         >

@@ -17,6 +17,7 @@ const organization: Organization = {
   logo: null,
   verified: true,
   verification_status: 'APPROVED',
+  require_two_factor: false,
   created_at: '2026-01-01T00:00:00Z',
 };
 

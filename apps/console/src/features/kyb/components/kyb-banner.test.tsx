@@ -15,6 +15,7 @@ const organization = (status: VerificationStatus): Organization => ({
   logo: null,
   verified: status === 'APPROVED',
   verification_status: status,
+  require_two_factor: false,
   created_at: '2026-01-01T00:00:00Z',
 });
 

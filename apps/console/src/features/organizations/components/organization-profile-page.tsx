@@ -25,6 +25,7 @@ import { useOrganization } from '../api/get-organization.ts';
 import { useUpdateOrganization } from '../api/update-organization.ts';
 import { OrganizationBrandColorField } from './organization-brand-color-field.tsx';
 import { OrganizationLogoField } from './organization-logo-field.tsx';
+import { OrganizationTwoFactorSetting } from './organization-two-factor-setting.tsx';
 
 interface FormValues {
   name: string;
@@ -53,6 +54,7 @@ export function OrganizationProfilePage() {
         <>
           <KybBanner organization={organization.data} sx={{ mb: 3 }} />
           <OrganizationForm key={organization.data.id} organization={organization.data} />
+          <OrganizationTwoFactorSetting organization={organization.data} />
         </>
       ) : (
         <Card sx={{ p: 3 }} data-testid="organization-loading">

@@ -15,6 +15,7 @@ export const organization: Organization = {
   logo: null,
   verified: true,
   verification_status: 'APPROVED',
+  require_two_factor: false,
   created_at: '2026-01-01T00:00:00Z',
 };
 
