@@ -18,6 +18,7 @@ const organization = (extra: Partial<Organization> = {}): Organization =>
     brand_color: null,
     verified: true,
     verification_status: 'APPROVED',
+    require_two_factor: false,
     created_at: '2026-11-01T10:00:00Z',
     ...extra,
   });
