@@ -7,6 +7,7 @@ export * from './credential-schemas.ts';
 export * from './credentials.ts';
 export * from './kyb.ts';
 export * from './media.ts';
+export * from './members.ts';
 export * from './organizations.ts';
 export * from './password.ts';
 export * from './trust-anchors.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { zMedia } from './common.ts';
+import { zMemberRole } from './members.ts';
 
 export const verificationStatuses = ['UNDEFINED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 export const zVerificationStatus = z.enum(verificationStatuses);
@@ -14,6 +15,11 @@ export const zOrganization = z.object({
   verified: z.boolean(),
   verification_status: zVerificationStatus,
   created_at: z.iso.datetime({ offset: true }),
+  /**
+   * The signed-in user's role in the organization (GET organizations, GET/PUT/POST organizations). Optional in
+   * the contract only for clients older than roles: absent, every member had full rights (an admin).
+   */
+  role: zMemberRole.optional(),
 });
 export type Organization = z.infer<typeof zOrganization>;
 

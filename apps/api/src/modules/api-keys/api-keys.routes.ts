@@ -40,6 +40,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/integrations/keys',
       {
+        config: { role: 'admin' }, // API keys: admins only
         preHandler: userOnly,
         schema: {
           tags: ['integrations'],
@@ -60,6 +61,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/integrations/keys',
       {
+        config: { role: 'admin' }, // API keys: admins only
         preHandler: userOnly,
         schema: {
           tags: ['integrations'],
@@ -79,6 +81,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/integrations/keys/:id',
       {
+        config: { role: 'admin' }, // API keys: admins only
         preHandler: userOnly,
         schema: {
           tags: ['integrations'],
@@ -101,6 +104,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/integrations/keys/:id',
       {
+        config: { role: 'admin' }, // API keys: admins only
         preHandler: userOnly,
         schema: {
           tags: ['integrations'],
@@ -120,6 +124,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/integrations/whoami',
       {
+        config: { role: 'member' }, // any member or key checks what it acts for
         preHandler: authenticate(ctx, { allowApiKey: true }),
         schema: {
           tags: ['integrations'],

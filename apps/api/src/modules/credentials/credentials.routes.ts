@@ -80,6 +80,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.post(
         '/credentials/with-recipient',
         {
+          config: { role: 'member' }, // issuing: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Create a credential for one recipient',
@@ -106,6 +107,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/credentials',
         {
+          config: { role: 'member' }, // credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Issued credentials, newest first (filters: filter.status, filter.schema_id, filter.search)',
@@ -135,6 +137,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/credentials/:id',
         {
+          config: { role: 'member' }, // credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'One credential',
@@ -161,6 +164,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.patch(
         '/credentials/revoke',
         {
+          config: { role: 'member' }, // revoking: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Revoke credentials (their status-list bit becomes 1 at once)',
@@ -179,6 +183,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.post(
         '/credentials/delete',
         {
+          config: { role: 'member' }, // deleting credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Delete credentials (issued ones are revoked first)',
@@ -197,6 +202,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.delete(
         '/credentials/:id',
         {
+          config: { role: 'member' }, // deleting credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Delete one credential (revoked first when issued)',

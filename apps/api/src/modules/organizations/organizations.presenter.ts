@@ -1,4 +1,4 @@
-import type { Media, Organization, VerificationStatus } from '@cp/contracts';
+import type { Media, MemberRole, Organization, VerificationStatus } from '@cp/contracts';
 import { verificationStatuses } from '@cp/contracts';
 import { organizationDid } from '../organization-keys/identifiers.ts';
 import type { OrganizationRow } from './organizations.repository.ts';
@@ -6,8 +6,16 @@ import type { OrganizationRow } from './organizations.repository.ts';
 const asStatus = (value: string): VerificationStatus =>
   (verificationStatuses as readonly string[]).includes(value) ? (value as VerificationStatus) : 'UNDEFINED';
 
-/** `logo` is the presented media of `row.logoMediaId` (loaded by the caller through the media service). */
-export function presentOrganization(row: OrganizationRow, logo: Media | null, publicUrl: string): Organization {
+/**
+ * `logo` is the presented media of `row.logoMediaId` (loaded by the caller through the media service); `role` the
+ * signed-in user's role in the organization.
+ */
+export function presentOrganization(
+  row: OrganizationRow,
+  logo: Media | null,
+  publicUrl: string,
+  role: MemberRole,
+): Organization {
   return {
     id: row.id,
     name: row.name,
@@ -20,5 +28,6 @@ export function presentOrganization(row: OrganizationRow, logo: Media | null, pu
     verified: row.verificationStatus === 'APPROVED' && row.verifiedAt !== null,
     verification_status: asStatus(row.verificationStatus),
     created_at: row.createdAt.toISOString(),
+    role,
   };
 }

@@ -1,4 +1,4 @@
-import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@cp/contracts';
+import type { CreateOrganizationRequest, MemberRole, UpdateOrganizationRequest } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
@@ -9,11 +9,18 @@ export function findOrganizationsForUser(db: Database, userId: string) {
   return repository.findOrganizationsForUser(db, userId);
 }
 
-/** 404 both when the organization does not exist and when the actor is not a member: no existence leak. */
-export async function getOrganization(db: Database, params: { organizationId: string; userId: string }) {
+/**
+ * The organization with the user's role in it; 404 both when the organization does not exist and when the user
+ * is not a member: no existence leak.
+ */
+export async function getOrganizationForMember(db: Database, params: { organizationId: string; userId: string }) {
   const row = await repository.findOrganizationForMember(db, params.organizationId, params.userId);
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
   return row;
+}
+
+export async function getOrganization(db: Database, params: { organizationId: string; userId: string }) {
+  return (await getOrganizationForMember(db, params)).organization;
 }
 
 export async function updateOrganization(
@@ -45,12 +52,24 @@ export async function createOrganization(db: Database, userId: string, input: Cr
   });
 }
 
-export async function assertMember(db: Database, organizationId: string, userId: string) {
-  if (!(await repository.isMember(db, organizationId, userId))) {
+/** The user's role in the organization, or null when not a member. */
+export async function findMemberRole(db: Database, organizationId: string, userId: string): Promise<MemberRole | null> {
+  return (await repository.findMemberRole(db, organizationId, userId)) ?? null;
+}
+
+/** The user's role in the organization named by CurrentIdentity; 403 when not a member. */
+export async function getMemberRole(db: Database, organizationId: string, userId: string): Promise<MemberRole> {
+  const role = await findMemberRole(db, organizationId, userId);
+  if (!role) {
     throw new AppError('ORGANIZATION_ACCESS_DENIED', {
       detail: 'You are not a member of the organization named in CurrentIdentity.',
     });
   }
+  return role;
+}
+
+export async function assertMember(db: Database, organizationId: string, userId: string) {
+  await getMemberRole(db, organizationId, userId);
 }
 
 const zClaimedOrganizations = z
@@ -95,7 +114,7 @@ export function listAllOrganizations(db: Database) {
   return repository.listAllOrganizations(db);
 }
 
-export { insertMembership, insertOrganization } from './organizations.repository.ts';
+export { insertMembership, insertOrganization, lockOrganization } from './organizations.repository.ts';
 
 /** The organization's public facts (name, verification), for what it publishes as an issuer. */
 export async function getPublicOrganization(db: Database, organizationId: string) {
