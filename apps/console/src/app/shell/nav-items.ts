@@ -3,12 +3,21 @@ import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import GppGoodOutlined from '@mui/icons-material/GppGoodOutlined';
+import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import IntegrationInstructionsOutlined from '@mui/icons-material/IntegrationInstructionsOutlined';
 import SchemaOutlined from '@mui/icons-material/SchemaOutlined';
 import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 
 export interface NavItem {
-  key: 'credentials' | 'schemas' | 'verifications' | 'trust-anchors' | 'integrations' | 'organization' | 'admin-kyb';
+  key:
+    | 'credentials'
+    | 'schemas'
+    | 'verifications'
+    | 'trust-anchors'
+    | 'integrations'
+    | 'organization'
+    | 'members'
+    | 'admin-kyb';
   labelKey: string;
   icon: SvgIconComponent;
   /** Where the item leads, given the current organization id. */
@@ -17,6 +26,8 @@ export interface NavItem {
   matches: (pathname: string) => boolean;
   /** Shown only to platform administrators (`is_platform_admin` of the user profile). */
   platformAdminOnly?: boolean;
+  /** Shown only to admins of the current organization (the API refuses members there). */
+  organizationAdminOnly?: boolean;
 }
 
 const under = (prefix: string) => (pathname: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -44,6 +55,7 @@ export const NAV_ITEMS: NavItem[] = [
     icon: AccountTreeOutlined,
     to: () => '/trust-anchors',
     matches: under('/trust-anchors'),
+    organizationAdminOnly: true,
   },
   {
     key: 'integrations',
@@ -51,6 +63,7 @@ export const NAV_ITEMS: NavItem[] = [
     icon: IntegrationInstructionsOutlined,
     to: () => '/integrations',
     matches: under('/integrations'),
+    organizationAdminOnly: true,
   },
   {
     key: 'organization',
@@ -58,6 +71,14 @@ export const NAV_ITEMS: NavItem[] = [
     icon: BusinessOutlined,
     to: (id) => (id ? `/organization/${id}` : '/organization'),
     matches: under('/organization'),
+  },
+  {
+    // Everyone sees the team; admins manage it.
+    key: 'members',
+    labelKey: 'members.nav',
+    icon: GroupOutlined,
+    to: () => '/members',
+    matches: under('/members'),
   },
   {
     key: 'admin-kyb',
