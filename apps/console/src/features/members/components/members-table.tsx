@@ -43,12 +43,15 @@ export function MembersTable({
   const formatDate = useFormatDate();
   const isSelf = (member: Member) => member.user_id === currentUserId;
 
-  const person = (member: Member) => (
+  const you = (member: Member) =>
+    isSelf(member) && (
+      <Chip size="small" label={t('members.you')} data-testid="member-you" sx={{ flexShrink: 0, height: 22 }} />
+    );
+  /** Name and e-mail; the table puts "You" beside them, a phone's card beside the role (the e-mail keeps its room). */
+  const person = (member: Member, withYou = true) => (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
       <AccountDisplay type="users" variant="card" name={memberName(member)} username={member.email ?? undefined} />
-      {isSelf(member) && (
-        <Chip size="small" label={t('members.you')} data-testid="member-you" sx={{ flexShrink: 0, height: 22 }} />
-      )}
+      {withYou && you(member)}
     </Box>
   );
 
@@ -64,7 +67,7 @@ export function MembersTable({
           htmlInput: { 'aria-label': t('members.roleOf', { name: memberName(member) }) },
           select: { SelectDisplayProps: { 'data-testid': `member-role-${member.user_id}` } as object },
         }}
-        sx={{ minWidth: 140 }}
+        sx={{ minWidth: 124 }}
       >
         <MenuItem value="admin" data-testid="role-option-admin">
           {t('members.roles.admin')}
@@ -130,12 +133,15 @@ export function MembersTable({
       renderMobileItem={(member) => (
         <>
           <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
-            <Box sx={{ minWidth: 0 }}>{person(member)}</Box>
+            <Box sx={{ minWidth: 0 }}>{person(member, false)}</Box>
             <Box sx={{ flexShrink: 0 }}>{actions(member)}</Box>
           </Box>
           <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, mt: 1.25 }}>
-            {role(member)}
-            <Box component="span" sx={{ typography: 'body2', color: 'text.secondary' }}>
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+              {role(member)}
+              {you(member)}
+            </Box>
+            <Box component="span" sx={{ typography: 'body2', color: 'text.secondary', textAlign: 'right' }}>
               {t('members.joinedOn', { date: formatDate(member.joined_at) })}
             </Box>
           </Box>

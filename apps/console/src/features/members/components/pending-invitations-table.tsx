@@ -29,11 +29,14 @@ export function PendingInvitationsTable({ invitations, busyId, onResend, onCopyL
       ? [invitation.invited_by.first_name, invitation.invited_by.last_name].filter(Boolean).join(' ')
       : '';
 
-  const expiry = (invitation: Invitation) =>
+  /** The table's column is headed "Expires": the date alone; a card says "Expires <date>". */
+  const expiry = (invitation: Invitation, withLabel = false) =>
     invitation.status === 'EXPIRED' ? (
       <Chip size="small" color="warning" variant="outlined" label={t('members.invitations.expired')} />
-    ) : (
+    ) : withLabel ? (
       t('members.invitations.expiresOn', { date: formatDate(invitation.expires_at) })
+    ) : (
+      formatDate(invitation.expires_at)
     );
 
   const actions = (invitation: Invitation) => {
@@ -85,7 +88,12 @@ export function PendingInvitationsTable({ invitations, busyId, onResend, onCopyL
       cell: (invitation) => inviter(invitation) || '—',
       sx: { color: 'text.secondary' },
     },
-    { id: 'expires', header: t('members.fields.expires'), cell: expiry, sx: { whiteSpace: 'nowrap' } },
+    {
+      id: 'expires',
+      header: t('members.fields.expires'),
+      cell: (invitation) => expiry(invitation),
+      sx: { whiteSpace: 'nowrap' },
+    },
   ];
 
   return (
@@ -98,17 +106,17 @@ export function PendingInvitationsTable({ invitations, busyId, onResend, onCopyL
       rowTestId={(invitation) => `invitation-row-${invitation.id}`}
       renderMobileItem={(invitation) => (
         <>
-          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
-            <Typography variant="subtitle2" sx={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-              {invitation.email}
-            </Typography>
-            <Box sx={{ flexShrink: 0 }}>{actions(invitation)}</Box>
-          </Box>
+          <Typography variant="subtitle2" sx={{ overflowWrap: 'anywhere' }}>
+            {invitation.email}
+          </Typography>
           <Typography variant="body2" component="div" sx={{ color: 'text.secondary', mt: 0.5 }}>
             {t(`members.roles.${invitation.role}`)}
             {inviter(invitation) ? ` · ${t('members.invitations.by', { name: inviter(invitation) })}` : ''}
           </Typography>
-          <Box sx={{ typography: 'body2', color: 'text.secondary', mt: 0.5 }}>{expiry(invitation)}</Box>
+          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, mt: 0.5 }}>
+            <Box sx={{ typography: 'body2', color: 'text.secondary' }}>{expiry(invitation, true)}</Box>
+            <Box sx={{ flexShrink: 0, mr: -1 }}>{actions(invitation)}</Box>
+          </Box>
         </>
       )}
     />
