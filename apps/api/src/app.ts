@@ -29,6 +29,8 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { issuerRoutes } from './modules/issuer/issuer.routes.ts';
 import { kybRoutes } from './modules/kyb/kyb.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
+import { invitationsRoutes } from './modules/members/invitations.routes.ts';
+import { membersRoutes } from './modules/members/members.routes.ts';
 import { organizationKeysRoutes } from './modules/organization-keys/organization-keys.routes.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { trustAnchorsRoutes } from './modules/trust-anchors/trust-anchors.routes.ts';
@@ -43,6 +45,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   schema: Record<string, unknown> | undefined;
+  /** The route's `config` (its declared `role`, see plugins/authenticate.ts). */
+  config: Record<string, unknown> | undefined;
 }
 
 const routeTables = new WeakMap<object, RegisteredRoute[]>();
@@ -85,7 +89,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   routeTables.set(app, routes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      routes.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
+      routes.push({
+        method,
+        url: route.url,
+        schema: route.schema as Record<string, unknown> | undefined,
+        config: route.config as Record<string, unknown> | undefined,
+      });
     }
   });
   // PostgreSQL text cannot hold NUL characters: refuse them as a bad request instead of failing in the database.
@@ -98,6 +107,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('actor', null);
   app.decorateRequest('organizationId', null);
+  app.decorateRequest('organizationRole', null);
   const hasConsole = existsSync(path.join(ctx.config.consoleDist, 'index.html'));
   registerErrorHandler(app, { spaFallback: hasConsole });
 
@@ -172,6 +182,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(authRoutes(ctx));
       await api.register(usersRoutes(ctx));
       await api.register(organizationsRoutes(ctx));
+      await api.register(membersRoutes(ctx));
+      await api.register(invitationsRoutes(ctx));
       await api.register(clientErrorsRoutes(ctx));
       await api.register(adminRoutes(ctx));
       await api.register(credentialSchemasRoutes(ctx));

@@ -26,6 +26,7 @@ import { registerCredentialDeliveryWorker } from './modules/credentials/credenti
 import { registerCredentialImportWorker } from './modules/credentials/credential-imports.worker.ts';
 import { KYB_DECISION_MAIL_QUEUE, sendKybDecisionMail } from './modules/kyb/kyb.mail.ts';
 import { CLEANUP_QUEUE, compactCounters, deleteExpiredRows } from './modules/maintenance/maintenance.service.ts';
+import { registerInvitationMailWorker } from './modules/members/invitations.worker.ts';
 import { LocalKeyStore } from './modules/organization-keys/key-store.ts';
 import { backfillKeys, KEY_BACKFILL_QUEUE } from './modules/organization-keys/organization-keys.service.ts';
 import { loadPlatformCa } from './modules/organization-keys/platform-ca.ts';
@@ -210,6 +211,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     await registerCredentialImportWorker(ctx);
     await registerCredentialDeliveryWorker(ctx, mailer);
     await registerWebhookWorker(ctx);
+    await registerInvitationMailWorker(ctx, mailer);
     return { ctx, secretBox, mailer, accountCenter, close };
   } catch (err) {
     await close();

@@ -122,11 +122,31 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
     description: `${label} hook`,
     events: ['credential.claimed'],
   });
+  // A colleague who joined by invitation with the member role, and an invitation still pending.
+  const colleagueEmail = `${label.toLowerCase()}-colleague@example.com`;
+  const colleague = await buildUser(t, { email: colleagueEmail, firstName: `${label}Colleague` });
+  const colleagueInvitation = await inject('POST', `/api/organizations/${organization.id}/invitations`, {
+    email: colleagueEmail,
+    role: 'member',
+  });
+  const joined = await t.app.inject({
+    method: 'POST',
+    url: `/api/invitations/${invitationToken(colleagueInvitation.url)}/accept`,
+    headers: colleague.auth,
+  });
+  expect(joined.statusCode, joined.body).toBe(200);
+  const pendingEmail = `${label.toLowerCase()}-invitee@example.com`;
+  const invitation = await inject('POST', `/api/organizations/${organization.id}/invitations`, {
+    email: pendingEmail,
+    role: 'admin',
+  });
 
   return {
     member,
     organization,
     headers,
+    /** A member (role `member`) of the organization, signed in. */
+    colleague: { ...colleague, headers: { ...colleague.auth, currentidentity: organization.id } },
     apiKeyAuth: { authorization: basicAuth(apiKey.key, apiKey.secret) },
     ids: {
       organization: organization.id as string,
@@ -143,6 +163,9 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
       apiKey: apiKey.id as string,
       apiKeyKey: apiKey.key as string,
       webhook: webhook.id as string,
+      colleague: colleague.user.id as string,
+      invitation: invitation.id as string,
+      invitationToken: invitationToken(invitation.url),
     },
     names: [
       `${label} Organization`,
@@ -154,6 +177,8 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
       `${label}-registry.pdf`,
       `${label.toLowerCase()}-member@example.com`,
       `${label.toLowerCase()}-holder@example.com`,
+      colleagueEmail,
+      pendingEmail,
       customerId,
     ],
     secrets: { apiKeySecret: apiKey.secret as string, webhookSecret: webhook.secret as string },
@@ -164,6 +189,9 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
 }
 
 export type PopulatedOrganization = Awaited<ReturnType<typeof buildPopulatedOrganization>>;
+
+/** The token of an invitation link `<PUBLIC_URL>/invitations/<token>`. */
+export const invitationToken = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
 /** The organization's id for each path parameter, by the path in front of it. */
 export function pathFor(org: PopulatedOrganization, url: string): string | { missing: string } {
@@ -179,6 +207,10 @@ export function pathFor(org: PopulatedOrganization, url: string): string | { mis
     [/^\/api\/kyb-reviews\/:id/, ids.kybApplication],
     [/^\/api\/media\/:id/, ids.media],
     [/^\/api\/organizations\/:id/, ids.organization],
+    // The first placeholder is replaced each time: the organization's (above), then these.
+    [/^\/api\/organizations\/[^/:]+\/members\/:userId/, ids.member],
+    [/^\/api\/organizations\/[^/:]+\/invitations\/:invitationId/, ids.invitation],
+    [/^\/api\/invitations\/:token/, ids.invitationToken],
     [/^\/api\/kyb\/:orgId/, ids.organization],
   ];
   let result = url;
@@ -244,6 +276,12 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
     'PUT /api/integrations/keys/:id': () => ({ payload: { name: 'Renamed key' } }),
     'POST /api/organizations': () => ({ payload: { name: 'Another organization' } }),
     'PUT /api/organizations/:id': () => ({ payload: { name: 'Taken over', brand_color: '#ff0000' } }),
+    'PATCH /api/organizations/:id/members/:userId': () => ({ payload: { role: 'member' } }),
+    'POST /api/organizations/:id/invitations': () => ({
+      payload: { email: 'intruder@example.com', role: 'admin' },
+    }),
+    'POST /api/organizations/:id/invitations/:invitationId/resend': () => ({ payload: {} }),
+    'POST /api/invitations/:token/accept': () => ({}),
     'PUT /api/users': () => ({ payload: { job_title: 'Tester' } }),
     'POST /api/kyb/:orgId': () => ({ payload: { documents: [ids.media] } }),
     'POST /api/kyb-reviews/:id/approve': () => ({}),
@@ -259,3 +297,50 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
   if (build) return build();
   return route.method === 'GET' || route.method === 'DELETE' ? {} : null;
 }
+
+/** Routes that are public (or outside organization scoping) on purpose, with the reason. */
+export const PUBLIC_ROUTES: { match: (method: string, url: string) => boolean; reason: string }[] = [
+  { match: (m) => m === 'HEAD', reason: 'automatic HEAD twins of GET routes (same handler)' },
+  { match: (m) => m === 'OPTIONS', reason: 'CORS preflight of the public wallet-facing endpoints' },
+  { match: (_, u) => u === '/api/health' || u.startsWith('/api/health/'), reason: 'liveness/readiness probes' },
+  { match: (_, u) => u === '/api/config', reason: "the console's bootstrap settings (no organization data)" },
+  { match: (_, u) => u === '/api/docs' || u.startsWith('/api/docs/'), reason: 'OpenAPI documentation' },
+  { match: (_, u) => u.startsWith('/api/auth'), reason: 'sign-in, token refresh and logout (own tokens only)' },
+  { match: (_, u) => u === '/api/errors', reason: 'anonymous console crash reports (write-only)' },
+  { match: (_, u) => u === '/api/admin/run', reason: 'local admin CLI, guarded by the admin token' },
+  { match: (_, u) => u === '/api/platform/ca.pem', reason: "the platform CA's public certificate" },
+  {
+    match: (_, u) => u === '/api/platform/trust-anchors.pem',
+    reason: 'the platform-wide trust anchors (public certificates)',
+  },
+  {
+    match: (_, u) => u === '/api/credentials/:id/connect',
+    reason: 'holder page of a credential (the unguessable credential id is the link)',
+  },
+  {
+    match: (_, u) =>
+      [
+        '/api/verifications/individuals',
+        '/api/verifications/:id/connect',
+        '/api/verifications/:id/requester',
+        '/api/verifications/:id/verify',
+      ].includes(u),
+    reason: 'holder pages of a verification (public; attempt ids are unguessable)',
+  },
+  {
+    match: (_, u) => u.startsWith('/orgs/') || u.startsWith('/.well-known/') || u.startsWith('/vct/'),
+    reason: 'OpenID4VCI issuer and did:web documents (public by the standards; tokens guard issuance)',
+  },
+  {
+    match: (_, u) => u.startsWith('/oid4vp/'),
+    reason: 'OpenID4VP request and response endpoints (public by the standard)',
+  },
+  { match: (_, u) => u.startsWith('/dev/'), reason: 'development mailbox (only without SMTP, never in production)' },
+  {
+    match: (m, u) => m === 'GET' && u === '/api/invitations/:token',
+    reason: "an invitation link (the unguessable token) shows the organization's name, the inviter and the role",
+  },
+];
+
+export const publicReason = (route: RegisteredRoute) =>
+  PUBLIC_ROUTES.find((p) => p.match(route.method, route.url))?.reason;

@@ -1,57 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RegisteredRoute, routeTable } from '../src/app.ts';
+import { routeTable } from '../src/app.ts';
 import { startTestApp, type TestApp } from './harness.ts';
-import { buildPopulatedOrganization, type PopulatedOrganization, pathFor, sampleFor } from './security-fixtures.ts';
+import {
+  buildPopulatedOrganization,
+  type PopulatedOrganization,
+  pathFor,
+  publicReason,
+  sampleFor,
+} from './security-fixtures.ts';
 
 /**
- * Organization isolation, generated from the route table: every route that is not listed below as public
+ * Organization isolation, generated from the route table: every route not listed as public (PUBLIC_ROUTES)
  * is called with organization A's real ids by organization B's member, B's API key, and with
  * `CurrentIdentity: A` by both; none may succeed on A's data or show any of A's ids or names.
  * A new route is covered as soon as it is registered (or the test fails naming what it cannot call).
  */
-
-/** Routes that are public (or outside organization scoping) on purpose, with the reason. */
-const PUBLIC_ROUTES: { match: (method: string, url: string) => boolean; reason: string }[] = [
-  { match: (m) => m === 'HEAD', reason: 'automatic HEAD twins of GET routes (same handler)' },
-  { match: (m) => m === 'OPTIONS', reason: 'CORS preflight of the public wallet-facing endpoints' },
-  { match: (_, u) => u === '/api/health' || u.startsWith('/api/health/'), reason: 'liveness/readiness probes' },
-  { match: (_, u) => u === '/api/config', reason: "the console's bootstrap settings (no organization data)" },
-  { match: (_, u) => u === '/api/docs' || u.startsWith('/api/docs/'), reason: 'OpenAPI documentation' },
-  { match: (_, u) => u.startsWith('/api/auth'), reason: 'sign-in, token refresh and logout (own tokens only)' },
-  { match: (_, u) => u === '/api/errors', reason: 'anonymous console crash reports (write-only)' },
-  { match: (_, u) => u === '/api/admin/run', reason: 'local admin CLI, guarded by the admin token' },
-  { match: (_, u) => u === '/api/platform/ca.pem', reason: "the platform CA's public certificate" },
-  {
-    match: (_, u) => u === '/api/platform/trust-anchors.pem',
-    reason: 'the platform-wide trust anchors (public certificates)',
-  },
-  {
-    match: (_, u) => u === '/api/credentials/:id/connect',
-    reason: 'holder page of a credential (the unguessable credential id is the link)',
-  },
-  {
-    match: (_, u) =>
-      [
-        '/api/verifications/individuals',
-        '/api/verifications/:id/connect',
-        '/api/verifications/:id/requester',
-        '/api/verifications/:id/verify',
-      ].includes(u),
-    reason: 'holder pages of a verification (public; attempt ids are unguessable)',
-  },
-  {
-    match: (_, u) => u.startsWith('/orgs/') || u.startsWith('/.well-known/') || u.startsWith('/vct/'),
-    reason: 'OpenID4VCI issuer and did:web documents (public by the standards; tokens guard issuance)',
-  },
-  {
-    match: (_, u) => u.startsWith('/oid4vp/'),
-    reason: 'OpenID4VP request and response endpoints (public by the standard)',
-  },
-  { match: (_, u) => u.startsWith('/dev/'), reason: 'development mailbox (only without SMTP, never in production)' },
-];
-
-const publicReason = (route: RegisteredRoute) => PUBLIC_ROUTES.find((p) => p.match(route.method, route.url))?.reason;
 
 let t: TestApp;
 let a: PopulatedOrganization;
@@ -85,6 +49,8 @@ async function snapshotOfA() {
     'media',
     'memberships',
     'audit_events',
+    'membership_exclusions',
+    'organization_invitations',
   ];
   const snapshot: Record<string, unknown> = {};
   for (const table of tables) {
@@ -174,7 +140,7 @@ describe('organization isolation over the whole route table', () => {
   });
 
   it("lets A's member read A's activity with the query the other callers were refused or shown nothing for", async () => {
-    const sample = sampleFor(a, { method: 'GET', url: '/api/audit-events', schema: undefined });
+    const sample = sampleFor(a, { method: 'GET', url: '/api/audit-events', schema: undefined, config: undefined });
     const response = await t.app.inject({ url: `/api/audit-events${sample?.query ?? ''}`, headers: a.headers });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().results).toEqual([

@@ -55,6 +55,9 @@ describe('logs', () => {
     secrets.apiKeySecret = org.secrets.apiKeySecret;
     secrets.webhookSecret = org.secrets.webhookSecret;
     secrets.txCode = org.txCode;
+    // An invitation link, looked up (its token is the path).
+    secrets.invitationToken = org.ids.invitationToken;
+    expect((await t.app.inject({ url: `/api/invitations/${org.ids.invitationToken}` })).statusCode).toBe(200);
     const whoami = await t.app.inject({ url: '/api/integrations/whoami', headers: org.apiKeyAuth });
     expect(whoami.statusCode).toBe(200);
     secrets.apiKeyBasicCredentials = org.apiKeyAuth.authorization.replace(/^Basic /, '');
@@ -168,6 +171,7 @@ describe('logs', () => {
     // The capture works: request lines are there.
     expect(log).toContain('/api/auth/refresh');
     expect(log).toContain('/token');
+    expect(log).toContain('/api/invitations/[Redacted]');
     for (const [name, value] of Object.entries(secrets)) {
       expect(value, name).toMatch(/^.{6,}$/);
       expect(log.includes(value), `${name} appears in the logs`).toBe(false);

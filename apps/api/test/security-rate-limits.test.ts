@@ -23,10 +23,13 @@ afterAll(async () => {
 const org = randomUUID();
 const attempt = randomUUID();
 const groups: Record<string, { method: 'GET' | 'POST'; url: string; payload?: Record<string, string> }[]> = {
-  'sign-in (RATE_LIMIT_SIGN_IN_PER_MINUTE)': [
+  'sign-in and invitation links (RATE_LIMIT_SIGN_IN_PER_MINUTE)': [
     { method: 'POST', url: '/api/auth', payload: {} },
     { method: 'POST', url: '/api/auth/session', payload: { code: 'x', state: 'y' } },
     { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'not-a-token' } },
+    // Invitation links: the public lookup and accepting (counted before sign-in is checked).
+    { method: 'GET', url: `/api/invitations/${'A'.repeat(43)}` },
+    { method: 'POST', url: `/api/invitations/${'A'.repeat(43)}/accept` },
   ],
   'issuer (RATE_LIMIT_ISSUER_PER_MINUTE)': [
     { method: 'POST', url: `/orgs/${org}/token`, payload: { grant_type: 'x' } },

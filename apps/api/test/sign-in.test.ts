@@ -92,4 +92,11 @@ describe('sign-in through the account center (OpenID Connect, code + PKCE)', () 
     const start = (await t.app.inject({ method: 'POST', url: '/api/auth', payload: { signup: true } })).json();
     expect(new URL(start.auth_url).searchParams.get('prompt')).toBe('create');
   });
+
+  it('asks for the sign-in form again with prompt=login to change accounts (an invitation to another address)', async () => {
+    const start = (await t.app.inject({ method: 'POST', url: '/api/auth', payload: { reauthenticate: true } })).json();
+    expect(new URL(start.auth_url).searchParams.get('prompt')).toBe('login');
+    const plain = (await t.app.inject({ method: 'POST', url: '/api/auth', payload: {} })).json();
+    expect(new URL(plain.auth_url).searchParams.get('prompt')).toBeNull();
+  });
 });

@@ -236,7 +236,7 @@ describe('webhook endpoints', () => {
     await createWebhook(alice.headers, { url: 'https://hooks.example.com/again' });
   });
 
-  it("isolates organizations: another organization's member and API key see nothing and get 404", async () => {
+  it("isolates organizations: another organization's member sees nothing and gets 404", async () => {
     const alice = await buildMember('Alice Inc');
     const bob = await buildMember('Bob Inc');
     const aliceHook = await createWebhook(alice.headers);
@@ -247,8 +247,7 @@ describe('webhook endpoints', () => {
     });
     expect(queued.statusCode).toBe(202);
 
-    const bobKey = await buildApiKeyHeaders(bob.headers);
-    for (const headers of [bob.headers, bobKey]) {
+    for (const headers of [bob.headers]) {
       const list = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers });
       expect(list.statusCode).toBe(200);
       expect(list.json()).toMatchObject({ results: [], total: 0 });
@@ -281,18 +280,20 @@ describe('webhook endpoints', () => {
     expect(deliveries.json().total).toBe(1);
   });
 
-  it("lets the organization's API key manage endpoints; unauthenticated calls get 401", async () => {
+  it('refuses API keys (they act with member rights; webhooks are for admins); unauthenticated calls get 401', async () => {
     const alice = await buildMember();
     const key = await buildApiKeyHeaders(alice.headers);
-    const created = await createWebhook(key, { events: ['credential.claimed'] });
-    const [row] = await t.runtime.ctx.database.db
-      .select()
-      .from(schema.webhooks)
-      .where(eq(schema.webhooks.id, created.id));
-    expect(row!.organizationId).toBe(alice.organization.id);
-    expect(row!.createdByUserId).toBeNull();
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks',
+      headers: key,
+      payload: { url: 'https://erp.example/hook', events: ['credential.claimed'] },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('ORGANIZATION_ROLE_FORBIDDEN');
+    expect((await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: key })).statusCode).toBe(403);
     const list = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: alice.headers });
-    expect(list.json().results.map((w: { id: string }) => w.id)).toEqual([created.id]);
+    expect(list.json().results).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: '/api/webhooks' })).statusCode).toBe(401);
     const noIdentity = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: alice.auth });
     expect(noIdentity.statusCode).toBe(400);

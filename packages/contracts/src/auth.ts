@@ -5,6 +5,11 @@ export const zStartAuthRequest = z.strictObject({
   redirect_url: z.url().max(2048).optional(),
   /** Ask the provider to show its sign-up form first (OpenID Connect prompt=create). */
   signup: z.boolean().optional(),
+  /**
+   * Ask the provider to sign in again even when its session is open (OpenID Connect Core §3.1.2.1 prompt=login):
+   * switching to another account, e.g. the one an invitation was sent to.
+   */
+  reauthenticate: z.boolean().optional(),
 });
 export type StartAuthRequest = z.infer<typeof zStartAuthRequest>;
 

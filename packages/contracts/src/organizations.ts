@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zBrandColor } from './brand-color.ts';
 import { zMedia } from './common.ts';
+import { zMemberRole } from './members.ts';
 
 export const verificationStatuses = ['UNDEFINED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 export const zVerificationStatus = z.enum(verificationStatuses);
@@ -22,6 +23,11 @@ export const zOrganization = z.object({
   /** Members act for the organization only from a two-step sign-in (else 403 ORGANIZATION_TWO_FACTOR_REQUIRED). */
   require_two_factor: z.boolean(),
   created_at: z.iso.datetime({ offset: true }),
+  /**
+   * The signed-in user's role in the organization (GET organizations, GET/PUT/POST organizations). Optional in
+   * the contract only for clients older than roles: absent, every member had full rights (an admin).
+   */
+  role: zMemberRole.optional(),
 });
 export type Organization = z.infer<typeof zOrganization>;
 

@@ -21,6 +21,30 @@ export const redactPaths = [
   '*.token',
 ];
 
+/** An invitation link's token (`/invitations/<43 base64url characters>`) is the secret itself: never logged. */
+export const redactUrl = (url: string) => url.replace(/(\/invitations\/)[A-Za-z0-9_-]{43}(?=$|[/?#])/g, '$1[Redacted]');
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  headers?: Record<string, unknown>;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's own request fields (fastify/lib/logger-pino.js), with the secrets of the path redacted. */
+function serializeRequest(req: LoggedRequest) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    version: req.headers?.['accept-version'],
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 export function createLogger(
   options: { level: string; pretty?: boolean },
   destination?: pino.DestinationStream,
@@ -28,6 +52,7 @@ export function createLogger(
   const settings: pino.LoggerOptions = {
     level: options.level,
     redact: { paths: redactPaths, censor: '[Redacted]' },
+    serializers: { req: serializeRequest },
     ...(options.pretty && !destination
       ? { transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } }
       : {}),

@@ -1,3 +1,4 @@
+import type { MemberRole } from '@cp/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -23,10 +24,32 @@ export type Actor =
     }
   | { kind: 'api_key'; apiKeyId: string; organizationId: string };
 
+/**
+ * Who may call a route, declared on the route (`config: { role }`) and checked by `authenticate` for the
+ * organization the call acts for, in one place (`assertRole`):
+ * - `admin`: an admin of the organization (members, invitations, API keys, webhooks, trust anchors, profile,
+ *   KYB, link secrets). API keys are refused: they act with member rights.
+ * - `member`: any member of the organization, or its API key where the route accepts keys.
+ * - `user`: any signed-in user; the route acts for no organization (own profile, own organizations, joining).
+ * A route that acts for an organization and declares nothing is treated as `admin`, so a forgotten
+ * declaration fails closed (and `test/security-roles.test.ts` names it).
+ */
+export type RouteRole = 'admin' | 'member' | 'user';
+
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
     organizationId: string | null;
+    /** The actor's role in `organizationId` (an API key: `member`); null when the call acts for none. */
+    organizationRole: MemberRole | null;
+  }
+  interface FastifyContextConfig {
+    role?: RouteRole;
+    /**
+     * The path parameter naming the organization the route acts for (`/organizations/:id`, `/kyb/:orgId`): its
+     * membership and role are the ones checked, and a CurrentIdentity sent with it must name the same one.
+     */
+    organizationParam?: string;
   }
 }
 
@@ -74,6 +97,8 @@ export function authenticate(ctx: AppContext, options: AuthenticateOptions = {})
       }
       request.actor = { kind: 'api_key', ...principal };
       request.organizationId = principal.organizationId;
+      request.organizationRole = 'member';
+      await checkRouteRole(ctx, request);
       return;
     }
     const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
@@ -85,13 +110,55 @@ export function authenticate(ctx: AppContext, options: AuthenticateOptions = {})
     request.actor = { kind: 'user', ...claims };
     const organizationId = currentIdentity(request);
     if (organizationId) {
-      await organizationsService.assertMember(ctx.database.db, organizationId, claims.userId);
+      request.organizationRole = await organizationsService.getMemberRole(
+        ctx.database.db,
+        organizationId,
+        claims.userId,
+      );
       request.organizationId = organizationId;
       if (!claims.twoFactor && (await organizationsService.requiresTwoFactor(ctx.database.db, organizationId))) {
         request.actor = { ...request.actor, organizationTwoFactorUnmet: true };
       }
     }
+    await checkRouteRole(ctx, request);
   };
+}
+
+/**
+ * The route's declared role (see `RouteRole`), for the organization in its path when it names one
+ * (`organizationParam`), else for CurrentIdentity's or the API key's.
+ */
+async function checkRouteRole(ctx: AppContext, request: FastifyRequest) {
+  const { role, organizationParam } = request.routeOptions.config;
+  if (organizationParam) {
+    const fromPath = (request.params as Record<string, unknown>)[organizationParam];
+    if (typeof fromPath !== 'string') throw new AppError('ORGANIZATION_NOT_FOUND');
+    // Another organization than the one acted for is a foreign record: 404, as for any other.
+    if (request.organizationId && request.organizationId !== fromPath) throw new AppError('ORGANIZATION_NOT_FOUND');
+    if (!request.organizationId && request.actor?.kind === 'user') {
+      const memberRole = await organizationsService.findMemberRole(ctx.database.db, fromPath, request.actor.userId);
+      if (!memberRole) throw new AppError('ORGANIZATION_NOT_FOUND');
+      request.organizationId = fromPath;
+      request.organizationRole = memberRole;
+    }
+  }
+  if (role === 'user' || role === 'member' || !request.organizationId) return;
+  assertRole(request, 'admin');
+}
+
+/**
+ * The one role check: refuses with 403 ORGANIZATION_ROLE_FORBIDDEN (nothing done) unless the actor has `role`
+ * in the organization the call acts for. Routes declare it (`config: { role }`); a handler whose rule depends
+ * on the request (removing someone else, uploading a logo) calls it directly.
+ */
+export function assertRole(request: FastifyRequest, role: MemberRole) {
+  if (role === 'member' || request.organizationRole === 'admin') return;
+  throw new AppError('ORGANIZATION_ROLE_FORBIDDEN', {
+    detail:
+      request.actor?.kind === 'api_key'
+        ? 'API keys act with member rights; this needs an organization admin.'
+        : 'Only an admin of the organization can do this.',
+  });
 }
 
 function currentIdentity(request: FastifyRequest): string | undefined {

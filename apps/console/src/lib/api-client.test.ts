@@ -89,6 +89,12 @@ describe('api client headers and query', () => {
     expect(calls[0]?.headers.get('CurrentIdentity')).toBe('org-2');
   });
 
+  it("lets a call of the user's own send no CurrentIdentity at all", async () => {
+    window.localStorage.setItem(CURRENT_IDENTITY_KEY, 'org-1');
+    await api.get('/organizations', { identity: null });
+    expect(calls[0]?.headers.has('CurrentIdentity')).toBe(false);
+  });
+
   it('throws an ApiError carrying the problem details, tagged with its catalogue key', async () => {
     responder = () =>
       json(404, { type: 'about:blank', title: 'Not Found', status: 404, code: 'ORGANIZATION_NOT_FOUND' });

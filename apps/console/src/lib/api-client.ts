@@ -19,8 +19,11 @@ export interface RequestOptions {
   /** List filters, sent as `filter.{name}` (spec §7). */
   filters?: Record<string, QueryValue>;
   body?: unknown;
-  /** Overrides the CurrentIdentity header (e.g. the organization being edited). */
-  identity?: string;
+  /**
+   * Overrides the CurrentIdentity header (e.g. the organization being edited); `null` sends none (the user's own
+   * calls, which must work even when the stored organization is one the user has just left or been removed from).
+   */
+  identity?: string | null;
 }
 
 let sessionExpiredHandler: () => void = () => {};
@@ -49,7 +52,7 @@ function buildHeaders(options: RequestOptions, hasBody: boolean): Headers {
   if (hasBody) headers.set('Content-Type', 'application/json');
   const { accessToken, tokenType } = getTokens();
   if (accessToken) headers.set('Authorization', `${tokenType} ${accessToken}`);
-  const identity = options.identity ?? getStoredIdentity();
+  const identity = options.identity === null ? null : (options.identity ?? getStoredIdentity());
   if (identity) headers.set('CurrentIdentity', identity);
   return headers;
 }

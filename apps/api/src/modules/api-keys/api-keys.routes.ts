@@ -44,6 +44,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/integrations/keys',
       {
+        config: { role: 'admin' }, // API keys: admins only
         preHandler: userOnly,
         schema: {
           tags: ['integrations'],
@@ -64,6 +65,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/integrations/keys',
       {
+        config: { role: 'admin' }, // API keys: admins only
         preHandler: userOnly,
         schema: {
           tags: ['integrations'],
@@ -83,6 +85,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.put(
       '/integrations/keys/:id',
       {
+        config: { role: 'admin' }, // API keys: admins only
         preHandler: userOnly,
         schema: {
           tags: ['integrations'],
@@ -105,6 +108,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/integrations/keys/:id',
       {
+        config: { role: 'admin' }, // API keys: admins only
         preHandler: userOnly,
         schema: {
           tags: ['integrations'],
@@ -125,6 +129,7 @@ export function apiKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/integrations/whoami',
       {
+        config: { role: 'member' }, // any member or key checks what it acts for
         preHandler: authenticate(ctx, { allowApiKey: true }),
         schema: {
           tags: ['integrations'],

@@ -1,7 +1,7 @@
 import { zAuditEventListQuery, zAuditEventPage } from '@cp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
+import { authenticate, requireOrganization, userSecurity } from '../../plugins/authenticate.ts';
 import { presentAuditEvent } from './audit-events.presenter.ts';
 import * as auditEventsService from './audit-events.service.ts';
 
@@ -9,13 +9,15 @@ import * as auditEventsService from './audit-events.service.ts';
 export function auditEventsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
   return async (app) => {
-    app.addHook('preHandler', authenticate(ctx, { allowApiKey: true }));
+    app.addHook('preHandler', authenticate(ctx));
     app.get(
       '/audit-events',
       {
+        // Who did what in the organization, with members' names: for its admins (as in comparable consoles).
+        config: { role: 'admin' },
         schema: {
           tags: ['audit-events'],
-          security: apiKeyOrUserSecurity,
+          security: userSecurity,
           summary: "The organization's activity log, newest first",
           description:
             'Every change the organization made: who (a member, an API key, a holder claiming a credential, or the ' +

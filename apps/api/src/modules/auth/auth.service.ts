@@ -97,8 +97,9 @@ export async function startAuth(deps: AuthDeps, input: StartAuthRequest): Promis
     code_challenge_method: 'S256',
     state,
     nonce,
-    // OpenID Connect "Initiating User Registration": the provider shows its sign-up form first.
-    ...(input.signup ? { prompt: 'create' } : {}),
+    // OpenID Connect "Initiating User Registration": the provider shows its sign-up form first; prompt=login
+    // (Core §3.1.2.1) asks for the sign-in form even with an open provider session, to change accounts.
+    ...(input.signup ? { prompt: 'create' } : input.reauthenticate ? { prompt: 'login' } : {}),
   });
   return { auth_url: url.href, session: session.id };
 }

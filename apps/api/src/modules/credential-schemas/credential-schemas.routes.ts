@@ -21,6 +21,7 @@ export function credentialSchemasRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.get(
       '/schemas',
       {
+        config: { role: 'member' }, // schemas: every member (and API keys)
         schema: {
           tags: ['credential-schemas'],
           security: apiKeyOrUserSecurity,
@@ -38,6 +39,7 @@ export function credentialSchemasRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.get(
       '/schemas/:id',
       {
+        config: { role: 'member' }, // schemas: every member (and API keys)
         schema: {
           tags: ['credential-schemas'],
           security: apiKeyOrUserSecurity,
@@ -57,6 +59,7 @@ export function credentialSchemasRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.post(
       '/schemas',
       {
+        config: { role: 'member' }, // schemas: every member (and API keys)
         schema: {
           tags: ['credential-schemas'],
           security: apiKeyOrUserSecurity,
@@ -77,6 +80,7 @@ export function credentialSchemasRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.delete(
       '/schemas/:id',
       {
+        config: { role: 'member' }, // schemas: every member (and API keys)
         schema: {
           tags: ['credential-schemas'],
           security: apiKeyOrUserSecurity,

@@ -58,6 +58,7 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.post(
       '/credentials/import',
       {
+        config: { role: 'member' }, // issuing: every member (and API keys)
         schema: {
           tags: ['credentials'],
           summary: 'Import credentials from a CSV file (multipart `file`, `schema_id`, optional `name`, `description`)',
@@ -104,6 +105,7 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.get(
       '/credentials/import/template',
       {
+        config: { role: 'member' }, // issuing: every member (and API keys)
         schema: {
           tags: ['credentials'],
           summary: 'The CSV template of a schema (header and one sample row)',
@@ -125,6 +127,7 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.get(
       '/credentials/import/:id',
       {
+        config: { role: 'member' }, // issuing: every member (and API keys)
         schema: {
           tags: ['credentials'],
           summary: 'Progress and row errors of a CSV import',
@@ -143,6 +146,7 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.post(
       '/credentials/notify/via-schema',
       {
+        config: { role: 'member' }, // issuing: every member (and API keys)
         schema: {
           tags: ['credentials'],
           summary: 'E-mail every credential of the schema that was never e-mailed (one job per credential)',

@@ -82,6 +82,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.post(
         '/credentials/with-recipient',
         {
+          config: { role: 'member' }, // issuing: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Create a credential for one recipient',
@@ -108,6 +109,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/credentials',
         {
+          config: { role: 'member' }, // credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Issued credentials, newest first (filters: filter.status, filter.schema_id, filter.search)',
@@ -137,6 +139,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/credentials/:id',
         {
+          config: { role: 'member' }, // credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'One credential',
@@ -163,6 +166,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.patch(
         '/credentials/revoke',
         {
+          config: { role: 'member' }, // revoking: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Revoke credentials (their status-list bit becomes 1 at once)',
@@ -181,6 +185,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.post(
         '/credentials/delete',
         {
+          config: { role: 'member' }, // deleting credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Delete credentials (issued ones are revoked first)',
@@ -199,6 +204,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.delete(
         '/credentials/:id',
         {
+          config: { role: 'member' }, // deleting credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
             summary: 'Delete one credential (revoked first when issued)',

@@ -32,6 +32,7 @@ export function kybRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/kyb/:orgId',
       {
+        config: { role: 'member', organizationParam: 'orgId' }, // every member sees the KYB state
         schema: {
           tags: ['kyb'],
           summary: "The organization's latest verification application (null when it never applied)",
@@ -54,6 +55,7 @@ export function kybRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/kyb/:orgId',
       {
+        config: { role: 'admin', organizationParam: 'orgId' }, // applying for KYB: admins
         schema: {
           tags: ['kyb'],
           summary: 'Apply for organization verification with 1–5 uploaded kyb_document files',
@@ -75,6 +77,7 @@ export function kybRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/kyb-reviews',
       {
+        config: { role: 'user' }, // platform administrators (ADMIN_EMAILS), checked by the service
         schema: {
           tags: ['kyb'],
           summary: 'Review queue of platform administrators (oldest first)',
@@ -102,6 +105,7 @@ export function kybRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/kyb-reviews/:id/approve',
       {
+        config: { role: 'user' }, // platform administrators (ADMIN_EMAILS), checked by the service
         schema: {
           tags: ['kyb'],
           summary: 'Approve a pending application: the organization becomes verified',
@@ -123,6 +127,7 @@ export function kybRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/kyb-reviews/:id/reject',
       {
+        config: { role: 'user' }, // platform administrators (ADMIN_EMAILS), checked by the service
         schema: {
           tags: ['kyb'],
           summary: 'Reject a pending application with a reason (the organization may apply again)',

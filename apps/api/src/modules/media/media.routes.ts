@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { authenticate, requireOrganization, requireUser } from '../../plugins/authenticate.ts';
+import { assertRole, authenticate, requireOrganization, requireUser } from '../../plugins/authenticate.ts';
 import * as kybService from '../kyb/kyb.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import * as usersService from '../users/users.service.ts';
@@ -66,6 +66,7 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/media/upload',
       {
+        config: { role: 'user' }, // avatars: anyone; logo and KYB documents: admins (checked below)
         preHandler: authenticate(ctx),
         schema: {
           tags: ['media'],
@@ -108,6 +109,7 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { purpose } = parsed.data;
         // Avatars belong to the user; logos and KYB documents to the organization named by CurrentIdentity.
         const organizationId = purpose === 'avatar' ? null : requireOrganization(request).organizationId;
+        if (organizationId) assertRole(request, 'admin'); // a logo or KYB document: the organization's admins
         const row = await mediaService.uploadMedia(deps, {
           purpose,
           filename: file.filename,
@@ -122,6 +124,7 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/media/:id',
       {
+        config: { role: 'user' }, // public files for all, private ones checked by the media service
         schema: {
           tags: ['media'],
           summary: 'A file: logos and avatars for everyone, KYB documents for members and platform administrators',

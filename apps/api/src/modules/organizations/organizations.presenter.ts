@@ -1,4 +1,4 @@
-import type { HolderOrganization, Media, Organization, VerificationStatus } from '@cp/contracts';
+import type { HolderOrganization, Media, MemberRole, Organization, VerificationStatus } from '@cp/contracts';
 import { normalizeBrandColor, verificationStatuses } from '@cp/contracts';
 import { mediaUrl } from '../media/media.presenter.ts';
 import type { MediaRow } from '../media/media.service.ts';
@@ -8,8 +8,16 @@ import type { OrganizationRow } from './organizations.repository.ts';
 const asStatus = (value: string): VerificationStatus =>
   (verificationStatuses as readonly string[]).includes(value) ? (value as VerificationStatus) : 'UNDEFINED';
 
-/** `logo` is the presented media of `row.logoMediaId` (loaded by the caller through the media service). */
-export function presentOrganization(row: OrganizationRow, logo: Media | null, publicUrl: string): Organization {
+/**
+ * `logo` is the presented media of `row.logoMediaId` (loaded by the caller through the media service); `role` the
+ * signed-in user's role in the organization.
+ */
+export function presentOrganization(
+  row: OrganizationRow,
+  logo: Media | null,
+  publicUrl: string,
+  role: MemberRole,
+): Organization {
   return {
     id: row.id,
     name: row.name,
@@ -24,6 +32,7 @@ export function presentOrganization(row: OrganizationRow, logo: Media | null, pu
     verification_status: asStatus(row.verificationStatus),
     require_two_factor: row.requireTwoFactor,
     created_at: row.createdAt.toISOString(),
+    role,
   };
 }
 

@@ -1,37 +1,37 @@
 import { type Database, schema } from '@cp/db';
-import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 
 const { organizations, memberships, membershipExclusions } = schema;
 export type OrganizationRow = typeof organizations.$inferSelect;
 
-/** Organizations the user belongs to, oldest first (a stable order for the switcher). */
+/** Organizations the user belongs to with the user's role in each, oldest first (a stable order for the switcher). */
 export function findOrganizationsForUser(db: Database, userId: string) {
   return db
-    .select({ organization: organizations })
+    .select({ organization: organizations, role: memberships.role })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .where(eq(memberships.userId, userId))
-    .orderBy(asc(organizations.createdAt), asc(organizations.id))
-    .then((rows) => rows.map((r) => r.organization));
+    .orderBy(asc(organizations.createdAt), asc(organizations.id));
 }
 
 /** The organization only if the user is a member: the membership is part of the query, not a later check. */
 export async function findOrganizationForMember(db: Database, organizationId: string, userId: string) {
   const [row] = await db
-    .select({ organization: organizations })
+    .select({ organization: organizations, role: memberships.role })
     .from(organizations)
     .innerJoin(memberships, and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, userId)))
     .where(eq(organizations.id, organizationId));
-  return row?.organization;
+  return row;
 }
 
-export async function isMember(db: Database, organizationId: string, userId: string) {
-  const rows = await db
-    .select({ userId: memberships.userId })
+/** The user's role in the organization, or undefined when not a member. */
+export async function findMemberRole(db: Database, organizationId: string, userId: string) {
+  const [row] = await db
+    .select({ role: memberships.role })
     .from(memberships)
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
     .limit(1);
-  return rows.length === 1;
+  return row?.role;
 }
 
 export async function updateOrganization(
@@ -78,6 +78,8 @@ export async function insertMembership(
  */
 export async function insertProviderMemberships(db: Database, userId: string, organizationIds: string[]) {
   for (const organizationId of organizationIds) {
+    // Serializes with role changes and removals (see lockOrganization): "first member" is decided once.
+    await lockOrganization(db, organizationId);
     const [excluded] = await db
       .select({ userId: membershipExclusions.userId })
       .from(membershipExclusions)
@@ -120,11 +122,46 @@ export async function ensureProviderOrganizations(
     );
 }
 
-/** Removes the user's provider-sourced memberships except those listed (the provider is the source). */
+/**
+ * Takes the organization's row lock until the transaction ends: every change that could take away an admin
+ * (role change, removal, leaving, provider sync) takes it first, so two of them never both see "another admin
+ * is left" (a conditional statement alone would not do: under READ COMMITTED each sees the other's admin).
+ */
+export async function lockOrganization(db: Database, organizationId: string) {
+  await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for('update');
+}
+
+/** How many admins the organization has (call inside a transaction holding `lockOrganization`). */
+export async function countAdmins(db: Database, organizationId: string) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'admin')));
+  return row?.count ?? 0;
+}
+
+/**
+ * Removes the user's provider-sourced memberships except those listed (the provider is the source), but never
+ * an organization's last admin: an organization always keeps someone who can manage it.
+ */
 export async function removeProviderMembershipsExcept(db: Database, userId: string, keepOrganizationIds: string[]) {
   const conditions = [eq(memberships.userId, userId), eq(memberships.source, 'provider')];
   if (keepOrganizationIds.length > 0) conditions.push(notInArray(memberships.organizationId, keepOrganizationIds));
-  await db.delete(memberships).where(and(...conditions));
+  const leaving = await db
+    .select({ organizationId: memberships.organizationId, role: memberships.role })
+    .from(memberships)
+    .where(and(...conditions));
+  for (const membership of leaving) {
+    await lockOrganization(db, membership.organizationId);
+    if (membership.role === 'admin' && (await countAdmins(db, membership.organizationId)) <= 1) continue;
+    await db
+      .delete(memberships)
+      .where(and(eq(memberships.organizationId, membership.organizationId), eq(memberships.userId, userId)));
+  }
 }
 
 export function listAllOrganizations(db: Database) {

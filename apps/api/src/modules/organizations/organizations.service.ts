@@ -1,4 +1,4 @@
-import type { CreateOrganizationRequest, UpdateOrganizationRequest } from '@cp/contracts';
+import type { CreateOrganizationRequest, MemberRole, UpdateOrganizationRequest } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
@@ -11,17 +11,25 @@ export function findOrganizationsForUser(db: Database, userId: string) {
 }
 
 /**
- * 404 both when the organization does not exist and when the actor is not a member: no existence leak. A member
- * whose session is not two-step gets 403 when the organization requires two-step sign-in.
+ * The organization with the user's role in it; 404 both when the organization does not exist and when the user
+ * is not a member: no existence leak. A member whose session is not two-step gets 403 when the organization
+ * requires two-step sign-in.
  */
-export async function getOrganization(
+export async function getOrganizationForMember(
   db: Database,
   params: { organizationId: string; userId: string; twoFactor: boolean },
 ) {
   const row = await repository.findOrganizationForMember(db, params.organizationId, params.userId);
   if (!row) throw new AppError('ORGANIZATION_NOT_FOUND');
-  assertTwoFactorSatisfied(row, params.twoFactor);
+  assertTwoFactorSatisfied(row.organization, params.twoFactor);
   return row;
+}
+
+export async function getOrganization(
+  db: Database,
+  params: { organizationId: string; userId: string; twoFactor: boolean },
+) {
+  return (await getOrganizationForMember(db, params)).organization;
 }
 
 /** 403 for a one-step session acting for an organization that requires two-step sign-in. */
@@ -112,12 +120,24 @@ export async function createOrganization(db: Database, userId: string, input: Cr
   });
 }
 
-export async function assertMember(db: Database, organizationId: string, userId: string) {
-  if (!(await repository.isMember(db, organizationId, userId))) {
+/** The user's role in the organization, or null when not a member. */
+export async function findMemberRole(db: Database, organizationId: string, userId: string): Promise<MemberRole | null> {
+  return (await repository.findMemberRole(db, organizationId, userId)) ?? null;
+}
+
+/** The user's role in the organization named by CurrentIdentity; 403 when not a member. */
+export async function getMemberRole(db: Database, organizationId: string, userId: string): Promise<MemberRole> {
+  const role = await findMemberRole(db, organizationId, userId);
+  if (!role) {
     throw new AppError('ORGANIZATION_ACCESS_DENIED', {
       detail: 'You are not a member of the organization named in CurrentIdentity.',
     });
   }
+  return role;
+}
+
+export async function assertMember(db: Database, organizationId: string, userId: string) {
+  await getMemberRole(db, organizationId, userId);
 }
 
 const zClaimedOrganizations = z
@@ -162,7 +182,7 @@ export function listAllOrganizations(db: Database) {
   return repository.listAllOrganizations(db);
 }
 
-export { insertMembership, insertOrganization } from './organizations.repository.ts';
+export { insertMembership, insertOrganization, lockOrganization } from './organizations.repository.ts';
 
 /** The organization's public facts (name, verification), for what it publishes as an issuer. */
 export async function getPublicOrganization(db: Database, organizationId: string) {

@@ -33,6 +33,7 @@ export function trustAnchorsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/trust-anchors',
       {
+        config: { role: 'admin' }, // trust settings: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['trust-anchors'],
@@ -51,6 +52,7 @@ export function trustAnchorsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/trust-anchors',
       {
+        config: { role: 'admin' }, // trust settings: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['trust-anchors'],
@@ -75,6 +77,7 @@ export function trustAnchorsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/trust-anchors/:id/refresh',
       {
+        config: { role: 'admin' }, // trust settings: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['trust-anchors'],
@@ -94,6 +97,7 @@ export function trustAnchorsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/trust-anchors/:id',
       {
+        config: { role: 'admin' }, // trust settings: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['trust-anchors'],

@@ -21,12 +21,16 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.addHook('preHandler', authenticate(ctx));
     app.get(
       '/users',
-      { schema: { tags: ['users'], summary: 'Own profile', querystring: zQuery, response: { 200: zUserProfile } } },
+      {
+        config: { role: 'user' }, // the signed-in user's own profile
+        schema: { tags: ['users'], summary: 'Own profile', querystring: zQuery, response: { 200: zUserProfile } },
+      },
       async (request) => present(await usersService.getUser(ctx.database.db, requireUser(request).userId)),
     );
     app.put(
       '/users',
       {
+        config: { role: 'user' }, // the signed-in user's own profile
         schema: {
           tags: ['users'],
           summary: 'Update own profile',

@@ -126,6 +126,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/verifications',
         {
+          config: { role: 'member' }, // verifications: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary: "The organization's verifications, newest first (type SINGLE or MULTI)",
@@ -152,6 +153,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.post(
         '/verifications',
         {
+          config: { role: 'member' }, // verifications: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary: 'Create a verification',
@@ -169,6 +171,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/verifications/:id',
         {
+          config: { role: 'member' }, // verifications: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary: 'One verification',
@@ -189,6 +192,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.put(
         '/verifications/:id',
         {
+          config: { role: 'member' }, // verifications: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary: 'Update a verification (attempts already under way keep what they asked for)',
@@ -209,6 +213,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.delete(
         '/verifications/:id',
         {
+          config: { role: 'member' }, // verifications: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary: 'Delete a verification (its link stops working; past results are kept)',
@@ -227,6 +232,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/verifications/:id/individuals',
         {
+          config: { role: 'member' }, // the history: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary: 'Attempts at a verification, newest first, with their checks and disclosed claims',
@@ -250,6 +256,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.post(
         '/verifications/:id/individuals',
         {
+          config: { role: 'member' }, // attempts for customers: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary: "Start an attempt for one of the integrator's customers; answers the holder link to send them",
@@ -275,6 +282,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/verifications/:id/attempts/:attemptId',
         {
+          config: { role: 'member' }, // the history: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary: 'One attempt at a verification, by its id (any attempt, vouched for or not)',
@@ -298,6 +306,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/verifications/:id/link-secret',
         {
+          config: { role: 'admin' }, // an integration secret: admins only (API keys refused)
           schema: {
             tags: ['verifications'],
             summary: 'The secret to sign holder links with (made on first use)',
@@ -319,6 +328,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.post(
         '/verifications/:id/link-secret',
         {
+          config: { role: 'admin' }, // an integration secret: admins only (API keys refused)
           schema: {
             tags: ['verifications'],
             summary: 'Replace the link secret: links signed with the old one no longer vouch for their customers',
@@ -336,6 +346,7 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       scoped.get(
         '/verifications/:id/individuals/:customer',
         {
+          config: { role: 'member' }, // the history: every member (and API keys)
           schema: {
             tags: ['verifications'],
             summary:

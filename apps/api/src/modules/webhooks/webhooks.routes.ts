@@ -41,6 +41,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/webhooks',
       {
+        config: { role: 'admin' }, // webhooks: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['webhooks'],
@@ -61,6 +62,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/webhooks',
       {
+        config: { role: 'admin' }, // webhooks: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['webhooks'],
@@ -86,6 +88,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.patch(
       '/webhooks/:id',
       {
+        config: { role: 'admin' }, // webhooks: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['webhooks'],
@@ -113,6 +116,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/webhooks/:id',
       {
+        config: { role: 'admin' }, // webhooks: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['webhooks'],
@@ -133,6 +137,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/webhooks/:id/deliveries',
       {
+        config: { role: 'admin' }, // webhooks: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['webhooks'],
@@ -157,6 +162,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/webhooks/:id/test',
       {
+        config: { role: 'admin' }, // webhooks: admins only (API keys refused)
         preHandler,
         schema: {
           tags: ['webhooks'],

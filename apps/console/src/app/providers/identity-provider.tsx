@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { organizationsKey, organizationsQuery } from '../../features/organizations/api/find-organizations.ts';
-import { getStoredIdentity, pickCurrentIdentity, storeIdentity } from '../../lib/current-identity.ts';
+import { clearIdentity, getStoredIdentity, pickCurrentIdentity, storeIdentity } from '../../lib/current-identity.ts';
 import { IdentityContext, type IdentityState, type IdentityStatus } from '../../lib/identity-context.ts';
 import { useHasSession } from '../../lib/use-session.ts';
 
@@ -22,10 +22,12 @@ export function IdentityProvider({ children }: { children: ReactNode }) {
   const organizations = useMemo(() => query.data ?? [], [query.data]);
   const current = pickCurrentIdentity(organizations, storedId ?? getStoredIdentity());
 
-  // The header follows the current organization even when the stored one vanished from the list.
+  // The header follows the current organization even when the stored one vanished from the list (left, removed);
+  // with no organization left, no organization is named at all.
   useEffect(() => {
     if (current && getStoredIdentity() !== current.id) storeIdentity(current.id);
-  }, [current]);
+    if (!current && query.isSuccess && getStoredIdentity()) clearIdentity();
+  }, [current, query.isSuccess]);
 
   const selectOrganization = useCallback(
     async (id: string) => {

@@ -28,6 +28,13 @@ describe('decideGuard (spec §2)', () => {
     }
   });
 
+  it('opens invitation links to visitors and to people signed in without an organization yet', () => {
+    for (const status of ['idle', 'loading', 'failed', 'succeeded'] as const) {
+      expect(decideGuard('/invitations/abc', status, 0)).toEqual({ kind: 'render' });
+    }
+    expect(decideGuard('/invitations', 'idle', 0)).toEqual({ kind: 'redirect', to: '/intro' });
+  });
+
   it('sends a signed-in user from /intro to /credentials', () => {
     expect(decideGuard('/intro', 'succeeded', 2)).toEqual({ kind: 'redirect', to: '/credentials' });
   });

@@ -6,9 +6,15 @@ export type GuardDecision =
   | { kind: 'redirect'; to: string }
   | { kind: 'no-organization' };
 
-/** Holder pages and the provider's return page work without a session (spec §6). */
+/**
+ * Holder pages, the provider's return page and invitation links work without a session (spec §6); an invitation
+ * link also works for someone signed in with no organization yet.
+ */
 export const isAlwaysPublic = (path: string) =>
-  path === '/oauth/socious' || path.startsWith('/oauth/socious/') || path.startsWith('/connect/');
+  path === '/oauth/socious' ||
+  path.startsWith('/oauth/socious/') ||
+  path.startsWith('/connect/') ||
+  path.startsWith('/invitations/');
 
 /**
  * Spec §2 guard: blank while the organization list loads; without a loaded list (not signed in, or loading

@@ -13,6 +13,7 @@ import {
   UNSAFE_createBrowserHistory as createBrowserHistory,
   matchRoutes,
   Navigate,
+  Outlet,
   type RouteObject,
   Router,
   useNavigate,
@@ -22,6 +23,7 @@ import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { loadWorkspaceMessages } from '../../i18n/index.ts';
 import { setSessionExpiredHandler } from '../../lib/api-client.ts';
 import { PublicLayout } from '../shell/public-layout.tsx';
+import { AdminOnlyRoute } from './admin-only-route.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
 import { RouteGuard } from './route-guard.tsx';
 
@@ -123,6 +125,22 @@ export const routes: RouteObject[] = [
         ],
       },
       {
+        // An invitation link: for visitors (sign in or create an account to join) and signed-in people alike. It
+        // reads the signed-in pages' messages (roles, errors), so they come with its code.
+        path: 'invitations',
+        element: <PublicLayout />,
+        children: [
+          {
+            path: ':token',
+            ...lazyRoute(
+              () => import('../../features/invitations/components/invitation-page.tsx'),
+              (m) => m.InvitationPage,
+              loadWorkspaceMessages,
+            ),
+          },
+        ],
+      },
+      {
         // The shell (menu, organization switcher) is only for signed-in pages: /intro does not download it.
         // A page's error replaces the shell with the error page, as the data router's errorElement did.
         element: <RouteErrorBoundary>{appShell.element}</RouteErrorBoundary>,
@@ -186,18 +204,35 @@ export const routes: RouteObject[] = [
             ),
           },
           {
-            path: 'trust-anchors',
-            ...lazyRoute(
-              () => import('../../features/trust-anchors/components/trust-anchors-page.tsx'),
-              (m) => m.TrustAnchorsPage,
+            // Admins only (the API refuses members there too).
+            element: (
+              <AdminOnlyRoute>
+                <Outlet />
+              </AdminOnlyRoute>
             ),
-          },
-          {
-            path: 'integrations',
-            ...lazyRoute(
-              () => import('../../features/integrations/components/integrations-page.tsx'),
-              (m) => m.IntegrationsPage,
-            ),
+            children: [
+              {
+                path: 'trust-anchors',
+                ...lazyRoute(
+                  () => import('../../features/trust-anchors/components/trust-anchors-page.tsx'),
+                  (m) => m.TrustAnchorsPage,
+                ),
+              },
+              {
+                path: 'integrations',
+                ...lazyRoute(
+                  () => import('../../features/integrations/components/integrations-page.tsx'),
+                  (m) => m.IntegrationsPage,
+                ),
+              },
+              {
+                path: 'activity',
+                ...lazyRoute(
+                  () => import('../../features/activity/components/activity-page.tsx'),
+                  (m) => m.ActivityPage,
+                ),
+              },
+            ],
           },
           {
             path: 'organization/:id?',
@@ -207,10 +242,10 @@ export const routes: RouteObject[] = [
             ),
           },
           {
-            path: 'activity',
+            path: 'members',
             ...lazyRoute(
-              () => import('../../features/activity/components/activity-page.tsx'),
-              (m) => m.ActivityPage,
+              () => import('../../features/members/components/members-page.tsx'),
+              (m) => m.MembersPage,
             ),
           },
           {

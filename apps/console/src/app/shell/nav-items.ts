@@ -3,6 +3,7 @@ import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import GppGoodOutlined from '@mui/icons-material/GppGoodOutlined';
+import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import IntegrationInstructionsOutlined from '@mui/icons-material/IntegrationInstructionsOutlined';
 import SchemaOutlined from '@mui/icons-material/SchemaOutlined';
@@ -16,6 +17,7 @@ export interface NavItem {
     | 'trust-anchors'
     | 'integrations'
     | 'organization'
+    | 'members'
     | 'activity'
     | 'admin-kyb';
   labelKey: string;
@@ -26,6 +28,8 @@ export interface NavItem {
   matches: (pathname: string) => boolean;
   /** Shown only to platform administrators (`is_platform_admin` of the user profile). */
   platformAdminOnly?: boolean;
+  /** Shown only to admins of the current organization (the API refuses members there). */
+  organizationAdminOnly?: boolean;
 }
 
 const under = (prefix: string) => (pathname: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -53,6 +57,7 @@ export const NAV_ITEMS: NavItem[] = [
     icon: AccountTreeOutlined,
     to: () => '/trust-anchors',
     matches: under('/trust-anchors'),
+    organizationAdminOnly: true,
   },
   {
     key: 'integrations',
@@ -60,6 +65,7 @@ export const NAV_ITEMS: NavItem[] = [
     icon: IntegrationInstructionsOutlined,
     to: () => '/integrations',
     matches: under('/integrations'),
+    organizationAdminOnly: true,
   },
   {
     key: 'organization',
@@ -69,12 +75,21 @@ export const NAV_ITEMS: NavItem[] = [
     matches: under('/organization'),
   },
   {
+    // Everyone sees the team; admins manage it.
+    key: 'members',
+    labelKey: 'members.nav',
+    icon: GroupOutlined,
+    to: () => '/members',
+    matches: under('/members'),
+  },
+  {
     // Who changed what in the organization (the activity log).
     key: 'activity',
     labelKey: 'activity.nav',
     icon: HistoryOutlined,
     to: () => '/activity',
     matches: under('/activity'),
+    organizationAdminOnly: true,
   },
   {
     key: 'admin-kyb',

@@ -15,6 +15,7 @@ import { useLogout } from '../../features/auth/api/logout.ts';
 import { useUserProfile } from '../../features/users/api/get-user-profile.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useIdentity } from '../../lib/identity-context.ts';
+import { isOrganizationAdmin } from '../../lib/organization-role.ts';
 import { NAV_ITEMS } from './nav-items.ts';
 import { NavLinkItem, navItemSx } from './nav-link-item.tsx';
 import { OrgSwitcher } from './org-switcher.tsx';
@@ -40,10 +41,11 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
       </Box>
       <OrgSwitcher onDone={onNavigate} />
       <List component="nav" aria-label={t('nav.mainNavigation')} sx={{ mt: 2.5, p: 0 }}>
-        {NAV_ITEMS.filter((item) =>
+        {NAV_ITEMS.filter((item) => {
           // Without an organization (a platform administrator) only the administration items apply.
-          item.platformAdminOnly ? user?.is_platform_admin : Boolean(current),
-        ).map((item) => (
+          if (item.platformAdminOnly) return user?.is_platform_admin;
+          return item.organizationAdminOnly ? isOrganizationAdmin(current) : Boolean(current);
+        }).map((item) => (
           <NavLinkItem
             key={item.key}
             to={item.to(current?.id)}

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rememberSignInReturn, takeSignInReturn } from '../../../lib/sign-in-return.ts';
 import { AUTH_SESSION_KEY, getTokens } from '../../../lib/token-store.ts';
 import { OAuthCallbackPage } from './oauth-callback-page.tsx';
 
@@ -33,6 +34,7 @@ function renderAt(url: string) {
       { path: '/oauth/socious', element: <OAuthCallbackPage /> },
       { path: '/credentials', element: <p>credentials page</p> },
       { path: '/intro', element: <p>intro page</p> },
+      { path: '/invitations/:token', element: <p>invitation page</p> },
     ],
     { initialEntries: [url] },
   );
@@ -55,6 +57,19 @@ describe('OAuthCallbackPage', () => {
     ]);
     expect(getTokens()).toMatchObject({ accessToken: 'AT', refreshToken: 'RT', tokenType: 'Bearer' });
     expect(window.sessionStorage.getItem(AUTH_SESSION_KEY)).toBeNull();
+  });
+
+  it('returns to the page that sent the person to sign in (an invitation), once, and only within the console', async () => {
+    window.sessionStorage.setItem(AUTH_SESSION_KEY, 'S1');
+    rememberSignInReturn('/invitations/TOKEN');
+    const router = renderAt('/oauth/socious?code=C&state=ST');
+    expect(await screen.findByText('invitation page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/invitations/TOKEN');
+    expect(takeSignInReturn()).toBeNull();
+    rememberSignInReturn('//evil.example/path');
+    expect(takeSignInReturn()).toBeNull();
+    window.sessionStorage.setItem('sign_in_return', '/\\evil.example');
+    expect(takeSignInReturn()).toBeNull();
   });
 
   it('shows the provider error and a link back to /intro', async () => {

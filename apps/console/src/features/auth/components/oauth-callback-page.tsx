@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from '../../../i18n/index.ts';
+import { takeSignInReturn } from '../../../lib/sign-in-return.ts';
 import { completeAuth } from '../api/complete-auth.ts';
 import { startAuth } from '../api/start-auth.ts';
 
@@ -39,7 +40,8 @@ export function OAuthCallbackPage() {
         iss: params.get('iss') ?? undefined,
       });
       await queryClient.invalidateQueries({ queryKey: ['organizations'] });
-      navigate('/credentials', { replace: true });
+      // Back to the page that sent the person to sign in (an invitation), else the credentials.
+      navigate(takeSignInReturn() ?? '/credentials', { replace: true });
     };
     run().catch(() => setFailure(t('oauth.genericError')));
   }, [params, providerError, navigate, queryClient, t]);

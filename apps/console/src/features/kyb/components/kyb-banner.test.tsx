@@ -1,6 +1,6 @@
 import type { Organization, VerificationStatus } from '@cp/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notificationStore } from '../../../lib/notifications.ts';
@@ -78,11 +78,11 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function renderBanner(status: VerificationStatus) {
+function renderBanner(status: VerificationStatus, role?: 'admin' | 'member') {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
-      <KybBanner organization={organization(status)} />
+      <KybBanner organization={{ ...organization(status), ...(role ? { role } : {}) }} />
     </QueryClientProvider>,
   );
 }
@@ -101,6 +101,18 @@ describe('KybBanner', () => {
     expect(banner.getAttribute('data-status')).toBe(status);
     expect(banner.textContent).toContain(text);
     expect(screen.queryByTestId('kyb-apply-button') !== null).toBe(canApply);
+  });
+
+  it('tells a member that an admin applies, without the apply button', () => {
+    for (const status of ['UNDEFINED', 'REJECTED'] as const) {
+      renderBanner(status, 'member');
+      expect(screen.queryByTestId('kyb-apply-button')).toBeNull();
+      expect(screen.getByTestId('kyb-apply-admin-only').textContent).toBe('An admin of the organization can apply.');
+      cleanup();
+    }
+    renderBanner('UNDEFINED', 'admin');
+    expect(screen.getByTestId('kyb-apply-button')).toBeTruthy();
+    expect(screen.queryByTestId('kyb-apply-admin-only')).toBeNull();
   });
 
   it('shows the reason of a rejection and offers to apply again', async () => {

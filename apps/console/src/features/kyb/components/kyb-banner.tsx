@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from '../../../i18n/index.ts';
+import { isOrganizationAdmin } from '../../../lib/organization-role.ts';
 import { useKybApplication } from '../api/get-kyb-application.ts';
 import { KybApplyDialog } from './kyb-apply-dialog.tsx';
 
@@ -28,6 +29,8 @@ export function KybBanner({ organization, sx }: { organization: Organization; sx
   const application = useKybApplication(organization.id, status === 'REJECTED');
   const reason = status === 'REJECTED' ? application.data?.application?.reason : null;
   const canApply = status === 'UNDEFINED' || status === 'REJECTED';
+  // Applying is for the organization's admins (the API refuses members); members are told who can.
+  const isAdmin = isOrganizationAdmin(organization);
 
   return (
     <>
@@ -55,7 +58,12 @@ export function KybBanner({ organization, sx }: { organization: Organization; sx
               </Typography>
             )}
           </Box>
-          {canApply && (
+          {canApply && !isAdmin && (
+            <Typography variant="body2" sx={{ flexShrink: 0, maxWidth: 260 }} data-testid="kyb-apply-admin-only">
+              {t('kyb.banner.adminOnly')}
+            </Typography>
+          )}
+          {canApply && isAdmin && (
             <Button
               color="inherit"
               variant="outlined"

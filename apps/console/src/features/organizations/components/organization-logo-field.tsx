@@ -11,8 +11,14 @@ import { useUpdateOrganization } from '../api/update-organization.ts';
 
 const ACCEPT = 'image/png,image/jpeg,image/webp';
 
-/** The organization's logo: the current one, and an uploader that saves a new one at once. */
-export function OrganizationLogoField({ organization }: { organization: Organization }) {
+/** The organization's logo: the current one, and (for admins) an uploader that saves a new one at once. */
+export function OrganizationLogoField({
+  organization,
+  readOnly = false,
+}: {
+  organization: Organization;
+  readOnly?: boolean;
+}) {
   const { t } = useTranslation();
   const update = useUpdateOrganization(organization.id);
   const [files, setFiles] = useState<File[]>([]);
@@ -77,29 +83,31 @@ export function OrganizationLogoField({ organization }: { organization: Organiza
           </Box>
         )}
       </Box>
-      <Box sx={{ flex: 1, minWidth: 0, width: '100%' }}>
-        <FileUploader
-          files={uploading ? files : []}
-          onChange={onChange}
-          accept={ACCEPT}
-          maxFiles={1}
-          maxBytes={UPLOAD_MAX_BYTES}
-          disabled={uploading}
-          inputTestId="logo-upload-input"
-          labels={{
-            prompt: organization.logo ? t('organizations.logo.replace') : t('organizations.logo.prompt'),
-            hint: t('organizations.logo.hint', { max: UPLOAD_MAX_BYTES / 1024 / 1024 }),
-            tooLarge: (max) => t('organizations.logo.tooLarge', { max }),
-            tooMany: (max) => t('organizations.logo.tooMany', { max }),
-            remove: t('organizations.logo.remove'),
-          }}
-        />
-        {organization.logo && (
-          <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 1 }} noWrap>
-            {t('organizations.logo.current', { filename: organization.logo.filename })}
-          </Typography>
-        )}
-      </Box>
+      {!readOnly && (
+        <Box sx={{ flex: 1, minWidth: 0, width: '100%' }}>
+          <FileUploader
+            files={uploading ? files : []}
+            onChange={onChange}
+            accept={ACCEPT}
+            maxFiles={1}
+            maxBytes={UPLOAD_MAX_BYTES}
+            disabled={uploading}
+            inputTestId="logo-upload-input"
+            labels={{
+              prompt: organization.logo ? t('organizations.logo.replace') : t('organizations.logo.prompt'),
+              hint: t('organizations.logo.hint', { max: UPLOAD_MAX_BYTES / 1024 / 1024 }),
+              tooLarge: (max) => t('organizations.logo.tooLarge', { max }),
+              tooMany: (max) => t('organizations.logo.tooMany', { max }),
+              remove: t('organizations.logo.remove'),
+            }}
+          />
+          {organization.logo && (
+            <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 1 }} noWrap>
+              {t('organizations.logo.current', { filename: organization.logo.filename })}
+            </Typography>
+          )}
+        </Box>
+      )}
     </Box>
   );
 }

@@ -1,6 +1,7 @@
 import { ORGANIZATION_DESCRIPTION_MAX, type Organization } from '@cp/contracts';
 import { AccountDisplay } from '@cp/ui';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -19,6 +20,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { isOrganizationAdmin } from '../../../lib/organization-role.ts';
 // The KYB state belongs on this page too (spec §4); the banner is the kyb feature's one component.
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useOrganization } from '../api/get-organization.ts';
@@ -54,7 +56,7 @@ export function OrganizationProfilePage() {
         <>
           <KybBanner organization={organization.data} sx={{ mb: 3 }} />
           <OrganizationForm key={organization.data.id} organization={organization.data} />
-          <OrganizationTwoFactorSetting organization={organization.data} />
+          {isOrganizationAdmin(organization.data) && <OrganizationTwoFactorSetting organization={organization.data} />}
         </>
       ) : (
         <Card sx={{ p: 3 }} data-testid="organization-loading">
@@ -69,6 +71,8 @@ export function OrganizationProfilePage() {
 
 function OrganizationForm({ organization }: { organization: Organization }) {
   const { t } = useTranslation();
+  // Admins edit the profile; members read it (the API refuses their changes).
+  const canEdit = isOrganizationAdmin(organization);
   const update = useUpdateOrganization(organization.id);
   const { register, handleSubmit, watch, reset, formState } = useForm<FormValues>({
     defaultValues: { name: organization.name, description: organization.description ?? '' },
@@ -127,6 +131,11 @@ function OrganizationForm({ organization }: { organization: Organization }) {
         />
       </Box>
       <Divider />
+      {!canEdit && (
+        <Alert severity="info" sx={{ mx: 3, mt: 3 }} data-testid="organization-read-only">
+          {t('organizations.readOnly')}
+        </Alert>
+      )}
       <Box sx={{ p: 3, display: 'grid', gridTemplateColumns: { xs: '1fr', md: '240px 1fr' }, gap: { xs: 2, md: 4 } }}>
         <Box>
           <Typography variant="subtitle2">{t('organization.details')}</Typography>
@@ -141,7 +150,7 @@ function OrganizationForm({ organization }: { organization: Organization }) {
             fullWidth
             error={Boolean(formState.errors.name)}
             helperText={formState.errors.name?.message}
-            slotProps={{ htmlInput: { 'data-testid': 'organization-name', maxLength: 120 } }}
+            slotProps={{ htmlInput: { 'data-testid': 'organization-name', maxLength: 120, readOnly: !canEdit } }}
             {...register('name', { validate: (v) => v.trim().length > 0 || t('validation.required') })}
           />
           <TextField
@@ -155,7 +164,7 @@ function OrganizationForm({ organization }: { organization: Organization }) {
               t('common.characterCount', { count: description.length, max: ORGANIZATION_DESCRIPTION_MAX })
             }
             slotProps={{
-              htmlInput: { 'data-testid': 'organization-description' },
+              htmlInput: { 'data-testid': 'organization-description', readOnly: !canEdit },
               formHelperText: { sx: { textAlign: formState.errors.description ? 'left' : 'right' } },
             }}
             {...register('description', {
@@ -202,31 +211,41 @@ function OrganizationForm({ organization }: { organization: Organization }) {
             {t('organizations.logo.helper')}
           </Typography>
         </Box>
-        <OrganizationLogoField organization={organization} />
+        <OrganizationLogoField organization={organization} readOnly={!canEdit} />
       </Box>
-      <Divider />
-      <Box sx={{ p: 3, display: 'grid', gridTemplateColumns: { xs: '1fr', md: '240px 1fr' }, gap: { xs: 2, md: 4 } }}>
-        <Box>
-          <Typography variant="subtitle2">{t('organizations.brandColor.title')}</Typography>
-          <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
-            {t('organizations.brandColor.helper')}
-          </Typography>
-        </Box>
-        <OrganizationBrandColorField organization={organization} />
-      </Box>
-      <Divider />
-      <Box sx={{ px: 3, py: 2, display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
-        <Button
-          color="secondary"
-          disabled={!formState.isDirty || update.isPending}
-          onClick={() => reset({ name: organization.name, description: organization.description ?? '' })}
-        >
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" disabled={update.isPending} data-testid="organization-save">
-          {update.isPending ? t('common.saving') : t('common.save')}
-        </Button>
-      </Box>
+      {canEdit && (
+        <>
+          <Divider />
+          <Box
+            sx={{ p: 3, display: 'grid', gridTemplateColumns: { xs: '1fr', md: '240px 1fr' }, gap: { xs: 2, md: 4 } }}
+          >
+            <Box>
+              <Typography variant="subtitle2">{t('organizations.brandColor.title')}</Typography>
+              <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+                {t('organizations.brandColor.helper')}
+              </Typography>
+            </Box>
+            <OrganizationBrandColorField organization={organization} />
+          </Box>
+        </>
+      )}
+      {canEdit && (
+        <>
+          <Divider />
+          <Box sx={{ px: 3, py: 2, display: 'flex', justifyContent: 'flex-end', gap: 1.5 }}>
+            <Button
+              color="secondary"
+              disabled={!formState.isDirty || update.isPending}
+              onClick={() => reset({ name: organization.name, description: organization.description ?? '' })}
+            >
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" variant="contained" disabled={update.isPending} data-testid="organization-save">
+              {update.isPending ? t('common.saving') : t('common.save')}
+            </Button>
+          </Box>
+        </>
+      )}
     </Card>
   );
 }

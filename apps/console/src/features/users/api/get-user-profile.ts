@@ -5,8 +5,9 @@ import { withCatalogue } from '../../../lib/api-error.ts';
 
 export const userProfileKey = ['users', 'me'] as const;
 
-/** GET /api/users: the signed-in user's own profile. */
-export const getUserProfile = () => withCatalogue('catalogue.getUserProfile', api.get<UserProfile>('/users'));
+/** GET /api/users: the signed-in user's own profile (no CurrentIdentity: it belongs to no organization). */
+export const getUserProfile = () =>
+  withCatalogue('catalogue.getUserProfile', api.get<UserProfile>('/users', { identity: null }));
 
 export const userProfileQuery = () => queryOptions({ queryKey: userProfileKey, queryFn: getUserProfile });
 

@@ -120,11 +120,15 @@ export const individual = (id: string, extra: Partial<VerificationIndividual> = 
     ...extra,
   });
 
-export function renderRoutes(routes: { path: string; element: ReactNode }[], initialEntry: string) {
+export function renderRoutes(
+  routes: { path: string; element: ReactNode }[],
+  initialEntry: string,
+  org: Organization = organization,
+) {
   const identity: IdentityState = {
     status: 'succeeded',
-    organizations: [organization],
-    current: organization,
+    organizations: [org],
+    current: org,
     selectOrganization: async () => {},
     refresh: async () => {},
   };

@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { QRCodeSVG } from 'qrcode.react';
 import { useId, useRef } from 'react';
 import { useTranslation } from '../../../i18n/index.ts';
+import { useIsOrganizationAdmin } from '../../../lib/organization-role.ts';
 import { absoluteLink } from './format.ts';
 import { VerificationLinkSecretPanel } from './verification-link-secret-panel.tsx';
 
@@ -32,6 +33,8 @@ export function VerificationQrDialog({
 }) {
   const { t } = useTranslation();
   const titleId = useId();
+  // The link secret is an integration secret: admins only (the API refuses members).
+  const canSeeLinkSecret = useIsOrganizationAdmin();
   // Keeps showing the verification while the dialog fades out.
   const shown = useRef<Verification | null>(null);
   if (verification) shown.current = verification;
@@ -63,13 +66,17 @@ export function VerificationQrDialog({
             >
               {link}
             </Typography>
-            <Divider sx={{ my: 2.5 }} />
-            <VerificationLinkSecretPanel
-              key={current.id}
-              organizationId={organizationId}
-              verification={current}
-              link={link}
-            />
+            {canSeeLinkSecret && (
+              <>
+                <Divider sx={{ my: 2.5 }} />
+                <VerificationLinkSecretPanel
+                  key={current.id}
+                  organizationId={organizationId}
+                  verification={current}
+                  link={link}
+                />
+              </>
+            )}
           </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2.5, flexWrap: 'wrap', gap: 1 }}>
             <Button color="secondary" startIcon={<ContentCopyOutlined />} onClick={() => onCopy(current)}>

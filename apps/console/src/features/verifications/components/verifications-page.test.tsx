@@ -90,7 +90,7 @@ afterEach(async () => {
   i18n.changeLanguage('en');
 });
 
-const renderPage = (entry = '/verifications') =>
+const renderPage = (entry = '/verifications', org = organization) =>
   renderRoutes(
     [
       { path: '/verifications', element: <VerificationsPage /> },
@@ -98,6 +98,7 @@ const renderPage = (entry = '/verifications') =>
       { path: '/verifications/edit/:id', element: <p>edit form</p> },
     ],
     entry,
+    org,
   );
 
 /** MUI's useMediaQuery reads window.matchMedia, which jsdom lacks (no match: the phone layout). */
@@ -418,6 +419,14 @@ describe('VerificationsPage', { timeout: 30_000 }, () => {
         '発行者の証明書が Example Root CA によって認証されているため、受け入れました。',
       ),
     );
+  });
+
+  it('keeps the link secret (an integration secret) from members: the QR dialog shows the link only', async () => {
+    const { user } = renderPage('/verifications', { ...organization, role: 'member' });
+    await user.click(await screen.findByTestId(`verification-qr-${reusable.id}`));
+    expect(await screen.findByTestId('verification-qr-dialog')).toBeTruthy();
+    expect(screen.queryByTestId('verification-link-secret')).toBeNull();
+    expect(calls.filter((c) => c.url.pathname.endsWith('/link-secret'))).toHaveLength(0);
   });
 
   it('reveals the link secret only on request, and replaces it after a confirmation', async () => {
