@@ -337,7 +337,7 @@ describe('who did what: the actor and the target of each change', () => {
   it('records webhooks by the host of their URL only (paths and queries may carry tokens)', async () => {
     const url = 'https://hooks.example.com/in/T0K3N-in-the-path?token=query-secret-55';
     secrets.push('T0K3N-in-the-path', 'query-secret-55');
-    const hook = await ok('POST', '/api/webhooks', acme.keyAuth, { url, events: ['credential.claimed'] });
+    const hook = await ok('POST', '/api/webhooks', acme.headers, { url, events: ['credential.claimed'] });
     secrets.push(hook.secret);
     await ok('PATCH', `/api/webhooks/${hook.id}`, acme.headers, { enabled: false, description: 'paused' });
     await ok('PATCH', `/api/webhooks/${hook.id}`, acme.headers, {}); // no change, no event
@@ -346,7 +346,7 @@ describe('who did what: the actor and the target of each change', () => {
     expect(events.map((e) => [e.action, e.actor.type, e.target.label, e.details])).toEqual([
       ['webhook.deleted', 'USER', 'hooks.example.com', {}],
       ['webhook.updated', 'USER', 'hooks.example.com', { fields: ['description', 'enabled'], enabled: false }],
-      ['webhook.created', 'API_KEY', 'hooks.example.com', { events: ['credential.claimed'] }],
+      ['webhook.created', 'USER', 'hooks.example.com', { events: ['credential.claimed'] }],
     ]);
   });
 
@@ -359,10 +359,10 @@ describe('who did what: the actor and the target of each change', () => {
     });
     // Reading a CA certificate again changes nothing (only trusted lists are read again): no event.
     await ok('POST', `/api/trust-anchors/${anchor.id}/refresh`, acme.headers);
-    await ok('DELETE', `/api/trust-anchors/${anchor.id}`, acme.keyAuth);
+    await ok('DELETE', `/api/trust-anchors/${anchor.id}`, acme.headers);
     const events = (await log(acme.headers, `&filter.target_id=${anchor.id}`)).results;
     expect(events.map((e) => [e.action, e.actor.type, e.target.label, e.details])).toEqual([
-      ['trust_anchor.deleted', 'API_KEY', 'Partner Root', { kind: 'CERTIFICATE' }],
+      ['trust_anchor.deleted', 'USER', 'Partner Root', { kind: 'CERTIFICATE' }],
       ['trust_anchor.created', 'USER', 'Partner Root', { kind: 'CERTIFICATE' }],
     ]);
   });
@@ -639,7 +639,8 @@ describe('reading the log: filters, paging, isolation', () => {
   it('is documented in OpenAPI, with the security of the other organization routes and every filter', async () => {
     const spec = (await t.app.inject({ url: '/api/docs/json' })).json();
     const operation = spec.paths['/api/audit-events'].get;
-    expect(operation.security).toEqual([{ apiKey: [] }, { bearer: [], currentIdentity: [] }]);
+    // Admins only: the log names members; API keys (member rights) may not read it.
+    expect(operation.security).toEqual([{ bearer: [], currentIdentity: [] }]);
     expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining([
         'page',
@@ -655,9 +656,10 @@ describe('reading the log: filters, paging, isolation', () => {
     );
   });
 
-  it("never shows another organization's events, to its members or its API keys", async () => {
+  it("never shows another organization's events to its admins, and none to API keys", async () => {
     const otherCredential = (await log(other.headers, '&filter.action=credential.issued')).results[0]!;
-    for (const headers of [org.headers, org.keyAuth]) {
+    expect((await call('GET', '/api/audit-events', org.keyAuth)).statusCode).toBe(401);
+    for (const headers of [org.headers]) {
       const page = await log(headers);
       expect(page.results.every((e) => !JSON.stringify(e).includes('Other Co'))).toBe(true);
       const targeted = await log(headers, `&filter.target_id=${otherCredential.target.id}`);
@@ -674,7 +676,7 @@ describe('reading the log: filters, paging, isolation', () => {
       ...org.keyAuth,
       currentidentity: other.organization.id,
     });
-    expect(keyForeign.statusCode).toBe(403);
+    expect(keyForeign.statusCode).toBe(401);
     expect((await call('GET', '/api/audit-events', {})).statusCode).toBe(401);
     expect((await call('GET', '/api/audit-events', org.member.auth)).statusCode).toBe(400);
   });

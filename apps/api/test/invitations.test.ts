@@ -420,3 +420,51 @@ describe('the invitation e-mail', () => {
     expect(maskEmail('broken')).toBe('***');
   });
 });
+
+describe('the activity log', () => {
+  it('records who invited, who joined, role changes, removals and revoked invitations', async () => {
+    const { admin, org, headers, invite } = await organization('Logged');
+    const invitee = await buildUser(t, { firstName: 'Jun', email: 'jun.oh@example.com' });
+    const sent = await invite({ email: 'jun.oh@example.com', role: 'member' });
+    expect((await accept(tokenOf(sent.json().url), invitee.auth)).statusCode).toBe(200);
+    const promote = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/organizations/${org.id}/members/${invitee.user.id}`,
+      headers,
+      payload: { role: 'admin' },
+    });
+    expect(promote.statusCode, promote.body).toBe(200);
+    const leave = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/organizations/${org.id}/members/${invitee.user.id}`,
+      headers: { ...invitee.auth, currentidentity: org.id },
+    });
+    expect(leave.statusCode, leave.body).toBe(204);
+    const other = await invite({ email: 'never.joins@example.com', role: 'admin' });
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/organizations/${org.id}/invitations/${other.json().id}`,
+      headers,
+    });
+    expect(revoked.statusCode, revoked.body).toBe(204);
+
+    const log = await t.app.inject({ url: '/api/audit-events?filter.action=members.*&limit=100', headers });
+    expect(log.statusCode, log.body).toBe(200);
+    const events = (
+      log.json().results as {
+        action: string;
+        actor: { id: string };
+        target: { id: string; label: string };
+        details: object;
+      }[]
+    ).map((e) => [e.action, e.actor.id, e.target.label, e.details]);
+    expect(events).toEqual([
+      ['invitation.revoked', admin.user.id, 'never.joins@example.com', {}],
+      ['member.invited', admin.user.id, 'never.joins@example.com', { role: 'admin' }],
+      ['member.removed', invitee.user.id, 'Jun Lovelace', {}],
+      ['member.role_changed', admin.user.id, 'Jun Lovelace', { role: 'admin', previous_role: 'member' }],
+      ['member.joined', invitee.user.id, 'Jun Lovelace', { role: 'member' }],
+      ['member.invited', admin.user.id, 'jun.oh@example.com', { role: 'member' }],
+    ]);
+  });
+});

@@ -37,6 +37,7 @@ const ADMIN_ROUTES: { match: (method: string, url: string) => boolean; reason: s
     reason: 'KYB documents and logos (the fixture uploads a KYB document; avatars are tested below)',
   },
   { match: (_, u) => u === '/api/verifications/:id/link-secret', reason: 'a verification link secret' },
+  { match: (_, u) => u === '/api/audit-events', reason: "the activity log (who did what, with members' names)" },
 ];
 
 /**

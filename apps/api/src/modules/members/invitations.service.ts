@@ -8,6 +8,7 @@ import type { Database, SecretBox } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import { recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import * as usersService from '../users/users.service.ts';
 import { invitationMail } from './invitation-mail.ts';
@@ -71,13 +72,21 @@ export async function createInvitation(
     throw new AppError('ORGANIZATION_ALREADY_MEMBER', { detail: `${email} is already a member of the organization.` });
   }
   const link = newLink();
-  const row = await repository.upsertPendingInvitation(deps.db, scope.organizationId, {
-    email,
-    role: input.role,
-    tokenHash: link.tokenHash,
-    locale: input.locale,
-    invitedByUserId: scope.userId,
-    expiresAt: link.expiresAt,
+  const row = await deps.db.transaction(async (tx) => {
+    const invitation = await repository.upsertPendingInvitation(tx, scope.organizationId, {
+      email,
+      role: input.role,
+      tokenHash: link.tokenHash,
+      locale: input.locale,
+      invitedByUserId: scope.userId,
+      expiresAt: link.expiresAt,
+    });
+    await recordAuditEvent(
+      tx,
+      { organizationId: scope.organizationId, actor: { kind: 'user', userId: scope.userId } },
+      { action: 'member.invited', target: { id: invitation.id, label: email }, details: { role: input.role } },
+    );
+    return invitation;
   });
   const url = await sendLink(deps, row.id, link.token);
   return { invitation: await getPendingInvitation(deps.db, scope.organizationId, row.id), url };
@@ -94,9 +103,22 @@ async function getPendingInvitation(db: Database, organizationId: string, invita
 }
 
 /** Revokes a pending invitation: its link answers 410 from now on. */
-export async function revokeInvitation(db: Database, organizationId: string, invitationId: string) {
-  if (!(await repository.revokeInvitation(db, organizationId, invitationId)))
-    throw new AppError('INVITATION_NOT_FOUND');
+export async function revokeInvitation(
+  db: Database,
+  scope: { organizationId: string; userId: string },
+  invitationId: string,
+) {
+  const invitation = await getPendingInvitation(db, scope.organizationId, invitationId);
+  await db.transaction(async (tx) => {
+    if (!(await repository.revokeInvitation(tx, scope.organizationId, invitationId))) {
+      throw new AppError('INVITATION_NOT_FOUND');
+    }
+    await recordAuditEvent(
+      tx,
+      { organizationId: scope.organizationId, actor: { kind: 'user', userId: scope.userId } },
+      { action: 'invitation.revoked', target: { id: invitationId, label: invitation.invitation.email }, details: {} },
+    );
+  });
 }
 
 /** A new link (and 7 more days) for a pending invitation, e-mailed again; the previous link stops working. */
@@ -163,6 +185,15 @@ export async function acceptInvitation(db: Database, userId: string, token: stri
       throw new AppError('INVITATION_ALREADY_USED', { detail: 'This invitation has already been accepted.' });
     }
     const role: MemberRole = await membersService.addMember(tx, claimed.organizationId, userId, claimed.role);
+    await recordAuditEvent(
+      tx,
+      { organizationId: claimed.organizationId, actor: { kind: 'user', userId } },
+      {
+        action: 'member.joined',
+        target: { id: userId, label: membersService.memberLabel({ ...user, email: user.email }) },
+        details: { role },
+      },
+    );
     return { organizationId: claimed.organizationId, role };
   });
 }

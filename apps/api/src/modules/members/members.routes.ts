@@ -178,7 +178,7 @@ export function membersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await invitationsService.revokeInvitation(db, scopeOf(request).organizationId, request.params.invitationId);
+        await invitationsService.revokeInvitation(db, scopeOf(request), request.params.invitationId);
         return reply.status(204).send(null);
       },
     );

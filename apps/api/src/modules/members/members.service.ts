@@ -1,12 +1,17 @@
 import type { MemberRole } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
+import { recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import * as repository from './members.repository.ts';
 
 export function findMembers(db: Database, organizationId: string, page: { page: number; limit: number }) {
   return repository.findMembers(db, organizationId, page);
 }
+
+/** A member as the activity log names them: their name, else their e-mail address. */
+export const memberLabel = (member: { firstName: string | null; lastName: string | null; email: string | null }) =>
+  [member.firstName, member.lastName].filter(Boolean).join(' ') || member.email;
 
 async function getMember(db: Database, organizationId: string, userId: string) {
   const member = await repository.findMember(db, organizationId, userId);
@@ -40,6 +45,15 @@ export async function changeMemberRole(
       throw lastAdmin(memberUserId === scope.userId);
     }
     await repository.updateMemberRole(tx, scope.organizationId, memberUserId, role);
+    await recordAuditEvent(
+      tx,
+      { organizationId: scope.organizationId, actor: { kind: 'user', userId: scope.userId } },
+      {
+        action: 'member.role_changed',
+        target: { id: memberUserId, label: memberLabel(member) },
+        details: { role, previous_role: member.role },
+      },
+    );
     return { ...member, role };
   });
 }
@@ -63,6 +77,12 @@ export async function removeMember(
     }
     await repository.deleteMembership(tx, scope.organizationId, memberUserId);
     await repository.insertExclusion(tx, scope.organizationId, memberUserId);
+    // The actor is the member themself when they leave.
+    await recordAuditEvent(
+      tx,
+      { organizationId: scope.organizationId, actor: { kind: 'user', userId: scope.userId } },
+      { action: 'member.removed', target: { id: memberUserId, label: memberLabel(member) }, details: {} },
+    );
   });
 }
 
