@@ -162,8 +162,8 @@ function ExportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => 
               error={submitted && tooShort}
               helperText={
                 submitted && tooShort
-                  ? t('settings.passphraseTooShort', { min: MIN_PASSPHRASE_LENGTH })
-                  : t('settings.passphraseHelp', { min: MIN_PASSPHRASE_LENGTH })
+                  ? t('settings.passphraseTooShort', { count: MIN_PASSPHRASE_LENGTH })
+                  : t('settings.passphraseHelp', { count: MIN_PASSPHRASE_LENGTH })
               }
               slotProps={{ htmlInput: { 'data-testid': 'export-passphrase' } }}
               fullWidth
