@@ -71,7 +71,8 @@ export function SettingsPage() {
             onChange={(event) => void setLockAfter(Number(event.target.value) as LockAfterMinutes)}
             helperText={t('settings.lockAfterHelp')}
             fullWidth
-            sx={{ mb: 2 }}
+            // Room above for the outlined field's label, under the section title.
+            sx={{ mt: 1.5, mb: 2 }}
             slotProps={{
               // Native: the phone's own picker.
               select: { native: true },
