@@ -105,23 +105,28 @@ describe('wallet screens at a phone width', () => {
       await page.getByTestId('credential-received').waitFor({ timeout: 30_000 });
       await shoot(page, 'receive-done', language);
 
+      // A reload within the idle time (5 minutes by default) opens without the passcode.
       await page.goto(`${product.walletUrl}/`);
+      const card = page.getByTestId('credential-card').first();
+      await expect.poll(() => card.getAttribute('data-status'), { timeout: 30_000 }).toBe('valid');
+      expect(await page.getByTestId('wallet-unlock').count()).toBe(0);
+      await shoot(page, 'credentials', language);
+      // "Lock now" in the top bar: the passcode again, also after a reload.
+      await page.getByTestId('lock-now').click();
+      await page.getByTestId('wallet-unlock').waitFor({ timeout: 30_000 });
+      await page.reload();
       await page.getByTestId('wallet-unlock').waitFor({ timeout: 30_000 });
       await shoot(page, 'unlock', language);
       await page.getByTestId('wallet-passcode').fill(PASSCODE);
       await page.getByTestId('wallet-unlock').click();
-      const card = page.getByTestId('credential-card').first();
       await expect.poll(() => card.getAttribute('data-status'), { timeout: 30_000 }).toBe('valid');
-      await shoot(page, 'credentials', language);
       await card.click();
       await page.getByTestId('credential-detail').waitFor();
       await shoot(page, 'credential-detail', language);
 
-      // Client-side navigation keeps the wallet unlocked: the scanner takes the pasted request link.
+      // A request link opened in the same browser within the idle time goes straight to the consent screen.
       const request = await requestLink(schemaId);
       await page.goto(`${product.walletUrl}/present?request=${encodeURIComponent(request)}`);
-      await page.getByTestId('wallet-passcode').fill(PASSCODE);
-      await page.getByTestId('wallet-unlock').click();
       await page.getByTestId('present-consent').waitFor({ timeout: 30_000 });
       await shoot(page, 'present-consent', language);
       await page.getByTestId('present-share').click();

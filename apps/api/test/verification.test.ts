@@ -442,6 +442,31 @@ describe('OpenID4VP verifier', () => {
     const retry = await startAttempt(verification.id);
     expect(retry.individual.status).toBe('CREATED');
   });
+
+  it("counts a verification's attempts in the list the console shows, as each one starts and completes", async () => {
+    const verification = await createVerification({ name: 'Usage counted', rules: [['age', 'BIGGER', '18']] });
+    const usage = async () => {
+      const list = await t.app.inject({
+        url: '/api/verifications?page=1&limit=100&type=MULTI',
+        headers: issuer.headers,
+      });
+      expect(list.statusCode).toBe(200);
+      return list.json().results.find((v: Verification) => v.id === verification.id)?.usage;
+    };
+    expect(await usage()).toEqual({ total: 0, verified: 0, failed: 0 });
+    // A holder opened the link: an attempt, neither verified nor failed yet.
+    const started = await startAttempt(verification.id);
+    expect(await usage()).toEqual({ total: 1, verified: 0, failed: 0 });
+    await presentCredential(t, started.connect.connection_url, credential, holder);
+    expect(await usage()).toEqual({ total: 1, verified: 1, failed: 0 });
+    // A credential whose age fails the rule.
+    const young = await issueAndClaim({ ...baseClaims, age: '12' });
+    await attempt(verification, {}, young.credential, young.holder);
+    expect(await usage()).toEqual({ total: 2, verified: 1, failed: 1 });
+    // The single record answers the same counts.
+    const one = await t.app.inject({ url: `/api/verifications/${verification.id}`, headers: issuer.headers });
+    expect(one.json().usage).toEqual({ total: 2, verified: 1, failed: 1 });
+  });
 });
 
 describe('verification management: validation and isolation', () => {

@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
-import type { SxProps, Theme } from '@mui/material/styles';
+import type { Breakpoint, SxProps, Theme } from '@mui/material/styles';
 import { useTheme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -18,8 +18,9 @@ export interface ResponsiveTableColumn<Row> {
 }
 
 /**
- * A list of rows as a table from `md` up (a last, right-aligned column of row actions) and as stacked items on
- * phones, each item laid out by `renderMobileItem`; the same test ids in both.
+ * A list of rows as a table from `tableFrom` up (`md` unless said otherwise; a last, right-aligned column of row
+ * actions) and as stacked items below it, each item laid out by `renderMobileItem`; the same test ids in both.
+ * A table with many columns needs a later `tableFrom`: the side menu takes 280 px of the window from `md` up.
  */
 export function ResponsiveTable<Row extends { id: string }>({
   rows,
@@ -29,6 +30,7 @@ export function ResponsiveTable<Row extends { id: string }>({
   renderMobileItem,
   testId,
   rowTestId,
+  tableFrom = 'md',
 }: {
   rows: Row[];
   columns: ResponsiveTableColumn<Row>[];
@@ -39,9 +41,10 @@ export function ResponsiveTable<Row extends { id: string }>({
   renderMobileItem: (row: Row) => ReactNode;
   testId: string;
   rowTestId: (row: Row) => string;
+  tableFrom?: Breakpoint;
 }) {
   const theme = useTheme();
-  const isDesktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
+  const isDesktop = useMediaQuery(theme.breakpoints.up(tableFrom), { noSsr: true });
   if (!isDesktop) {
     return (
       <Box component="ul" data-testid={testId} sx={{ listStyle: 'none', m: 0, p: 0 }}>

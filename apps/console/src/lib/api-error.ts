@@ -25,6 +25,24 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * Whether a failed load means the record asked for is not there: a 404 (`VERIFICATION_NOT_FOUND` and the other
+ * `*_NOT_FOUND` codes; another organization's record answers the same), or a 400 that refuses only the id in the
+ * path (an address edited by hand: no record can have that id). Such a failure will not pass on a retry: the page
+ * says the thing does not exist and leads back to its list instead of offering "Try again".
+ */
+export function isNotFound(error: unknown): boolean {
+  if (!isApiError(error)) return false;
+  if (error.status === 404) return true;
+  const fields = error.problem?.errors ?? [];
+  return (
+    error.status === 400 &&
+    error.problem?.code === 'REQUEST_INVALID' &&
+    fields.length > 0 &&
+    fields.every((field) => field.path.startsWith('params.'))
+  );
+}
+
 /** Tags a failure with its error-catalogue key so the UI can show the localized message. */
 export async function withCatalogue<T>(key: string, call: Promise<T>): Promise<T> {
   try {

@@ -1,4 +1,5 @@
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
+import LockOutlined from '@mui/icons-material/LockOutlined';
 import QrCodeScannerOutlined from '@mui/icons-material/QrCodeScannerOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import WalletOutlined from '@mui/icons-material/WalletOutlined';
@@ -7,14 +8,17 @@ import BottomNavigation from '@mui/material/BottomNavigation';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import { useTheme } from '@mui/material/styles';
 import Toolbar from '@mui/material/Toolbar';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { useVaultState } from './vault-context.tsx';
 
 const NAV_ITEMS = [
   { key: 'credentials', to: '/', icon: <WalletOutlined />, matches: ['/', '/credentials'] },
@@ -39,6 +43,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const isDesktop = useMediaQuery(theme.breakpoints.up('md'));
   const { pathname } = useLocation();
   const active = activeKey(pathname);
+  const { lock } = useVaultState();
 
   return (
     <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default', display: 'flex', flexDirection: 'column' }}>
@@ -68,6 +73,18 @@ export function Shell({ children }: { children: ReactNode }) {
               ))}
             </Box>
           )}
+          {/* Always at hand, on phones too: the wallet otherwise stays open for the idle time set in Settings. */}
+          <Tooltip title={t('settings.lock')}>
+            <IconButton
+              color="inherit"
+              edge="end"
+              onClick={lock}
+              aria-label={t('settings.lock')}
+              data-testid="lock-now"
+            >
+              <LockOutlined />
+            </IconButton>
+          </Tooltip>
         </Toolbar>
       </AppBar>
       <Box

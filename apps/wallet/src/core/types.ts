@@ -6,6 +6,9 @@ import type { DcqlQuery, JwsSigner } from '@cp/credentials';
  */
 
 export type Locale = 'en' | 'ja' | 'es' | 'ko';
+
+/** Minutes an opened wallet stays open without activity (0: it locks whenever the page is left). */
+export type LockAfterMinutes = 0 | 1 | 5 | 15;
 /** Display texts by locale, with an `undefined`-safe fallback chosen by `pickDisplay`. */
 export type LocalizedText = Partial<Record<string, string>>;
 
@@ -102,8 +105,24 @@ export interface WalletVault {
   /** First use: makes the holder key (P-256) and the data key, protected by the passcode. */
   create(passcode: string): Promise<void>;
   unlock(passcode: string): Promise<boolean>;
-  lock(): void;
+  /**
+   * Opens the wallet from the session a reload or another tab of this browser left, if it is younger than the
+   * lock setting (since the last activity); false: the passcode is needed.
+   */
+  resume(): Promise<boolean>;
+  /** The user did something: the session lives on from now. False (and locked): it had expired or was locked. */
+  recordActivity(): Promise<boolean>;
+  /** Still open? False (and locked) once the session expired or another tab locked the wallet. */
+  checkSession(): Promise<boolean>;
+  /**
+   * Locks now: the key leaves memory at once and, `everywhere` (the default), the stored session is deleted, so
+   * every tab locks; `here`: this tab only (another tab locked already).
+   */
+  lock(scope?: 'everywhere' | 'here'): Promise<void>;
   isUnlocked(): boolean;
+  /** Minutes without activity before the wallet locks (0: whenever it is left). */
+  getLockAfter(): Promise<LockAfterMinutes>;
+  setLockAfter(minutes: LockAfterMinutes): Promise<void>;
   /** The holder key (unlocked only). */
   holder(): { signer: JwsSigner; publicJwk: JsonWebKey };
   listCredentials(): Promise<StoredCredential[]>;

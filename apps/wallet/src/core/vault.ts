@@ -7,12 +7,13 @@ import {
   signerFromPrivateJwk,
 } from '@cp/credentials';
 import { WalletError } from './errors.ts';
-import type { PresentationRecord, StoredCredential, WalletVault } from './types.ts';
+import type { LockAfterMinutes, PresentationRecord, StoredCredential, WalletVault } from './types.ts';
 
 /**
  * The encrypted local store. IndexedDB holds, per store:
- * - `meta`: the vault header (PBKDF2 salt and parameters, the data key wrapped with the passcode key) and
- *   the holder key record (private and public JWK, encrypted with the data key);
+ * - `meta`: the vault header (PBKDF2 salt and parameters, the data key wrapped with the passcode key), the
+ *   holder key record (private and public JWK, encrypted with the data key), the lock setting, and while the
+ *   wallet is open the session (see below);
  * - `credentials`, `presentations`: `{id, at, iv, ciphertext}` rows.
  * Every record is AES-256-GCM under a random data key, with a fresh IV and `<store>:<id>` as additional
  * data (a row cannot be moved to another id or store). Only ids and times are in clear.
@@ -22,6 +23,8 @@ export const DEFAULT_KDF_ITERATIONS = 310_000;
 const DB_VERSION = 1;
 const HEADER_ID = 'vault';
 const HOLDER_ID = 'holder';
+const SESSION_ID = 'session';
+const LOCK_SETTING_ID = 'lock';
 const BACKUP_FORMAT = 'cp-wallet-backup';
 
 export interface KdfParams {
@@ -71,6 +74,45 @@ interface BackupContent {
 export interface VaultOptions {
   /** PBKDF2 iterations for a new vault and for backups (default 310,000; tests use fewer). */
   kdfIterations?: number;
+  /** The clock (ms since the epoch) that times the session; tests move it. */
+  now?: () => number;
+}
+
+/**
+ * How long an opened wallet stays open without activity, in minutes: 0 locks it when the page is left, reloaded
+ * or hidden (the passcode on every visit); otherwise the session below lets reloads and other tabs of this
+ * browser in until that long after the last activity.
+ */
+export const LOCK_AFTER_CHOICES: readonly LockAfterMinutes[] = [0, 1, 5, 15];
+export const DEFAULT_LOCK_AFTER_MINUTES: LockAfterMinutes = 5;
+
+const isLockAfter = (value: unknown): value is LockAfterMinutes =>
+  LOCK_AFTER_CHOICES.includes(value as LockAfterMinutes);
+
+/** Activity is written at most this often (the session then ends up to this much early, never late). */
+export const ACTIVITY_WRITE_INTERVAL_MS = 5_000;
+/** A last activity further in the future than this (a clock set back, a doctored record) counts as expired. */
+const CLOCK_SKEW_MS = 60_000;
+
+interface LockSetting {
+  id: typeof LOCK_SETTING_ID;
+  afterMinutes: LockAfterMinutes;
+}
+
+/**
+ * The open wallet, shared by reloads and tabs: the data key as a WebCrypto `CryptoKey` created non-extractable,
+ * which IndexedDB keeps by structured clone (HTML § 2.7 "StructuredSerialize": a CryptoKey keeps its
+ * [[extractable]] slot) and which no script can ever export, only use to decrypt this vault. Never the passcode,
+ * never raw key bytes. Deleted by "Lock now", by a change to "immediately", and by whichever tab next finds it
+ * older than the idle time. (The browser writes the key material to its profile on disk: anyone who can read that
+ * profile while a session is stored could decrypt the vault, which is why the idle time is short and the
+ * record goes as soon as it expires.)
+ */
+interface SessionRecord {
+  id: typeof SESSION_ID;
+  key: CryptoKey;
+  /** ms since the epoch. */
+  lastActivityAt: number;
 }
 
 const bytes = (value: string) => fromBase64url(value) as Uint8Array<ArrayBuffer>;
@@ -182,8 +224,11 @@ function transact<T>(
 export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}): Promise<WalletVault> {
   const db = await openDatabase(dbName);
   const iterations = options.kdfIterations ?? DEFAULT_KDF_ITERATIONS;
+  const now = options.now ?? Date.now;
   let dataKey: CryptoKey | undefined;
   let holder: { signer: JwsSigner; publicJwk: JsonWebKey } | undefined;
+  /** When this tab last wrote its activity into the session. */
+  let activityWrittenAt = 0;
 
   const readHeader = () =>
     transact(db, ['meta'], 'readonly', (tx) =>
@@ -231,6 +276,57 @@ export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}
     };
   }
 
+  async function lockAfterMinutes(): Promise<LockAfterMinutes> {
+    const setting = await transact(db, ['meta'], 'readonly', (tx) =>
+      promised(tx.objectStore('meta').get(LOCK_SETTING_ID) as IDBRequest<LockSetting | undefined>),
+    );
+    return isLockAfter(setting?.afterMinutes) ? setting.afterMinutes : DEFAULT_LOCK_AFTER_MINUTES;
+  }
+  const isExpired = (session: SessionRecord, minutes: LockAfterMinutes, at: number) =>
+    minutes === 0 ||
+    !(session.key instanceof CryptoKey) ||
+    session.key.extractable ||
+    !Number.isFinite(session.lastActivityAt) ||
+    at - session.lastActivityAt >= minutes * 60_000 ||
+    session.lastActivityAt - at > CLOCK_SKEW_MS;
+
+  /** Stores the open session (unless the wallet locks immediately). Only a non-extractable key is ever stored. */
+  async function startSession(key: CryptoKey) {
+    if (key.extractable) throw new WalletError('VAULT_STATE', 'The data key must not be extractable');
+    if ((await lockAfterMinutes()) === 0) return;
+    const at = now();
+    const session: SessionRecord = { id: SESSION_ID, key, lastActivityAt: at };
+    await transact(db, ['meta'], 'readwrite', (tx) => promised(tx.objectStore('meta').put(session)));
+    activityWrittenAt = at;
+  }
+  async function endSession() {
+    await transact(db, ['meta'], 'readwrite', (tx) => promised(tx.objectStore('meta').delete(SESSION_ID)));
+  }
+  function forget() {
+    dataKey = undefined;
+    holder = undefined;
+    activityWrittenAt = 0;
+  }
+  /**
+   * The stored session if it is still valid (an expired one is deleted), read and, with `touch`, renewed in one
+   * transaction: a "Lock now" in another tab cannot be undone by this tab's activity.
+   */
+  async function currentSession(touch: boolean): Promise<SessionRecord | undefined> {
+    const minutes = await lockAfterMinutes();
+    const at = now();
+    return transact(db, ['meta'], 'readwrite', async (tx) => {
+      const store = tx.objectStore('meta');
+      const session = await promised(store.get(SESSION_ID) as IDBRequest<SessionRecord | undefined>);
+      if (!session) return undefined;
+      if (isExpired(session, minutes, at)) {
+        store.delete(SESSION_ID);
+        return undefined;
+      }
+      if (touch) store.put({ ...session, lastActivityAt: at });
+      return session;
+    });
+  }
+
   const vault: WalletVault = {
     async isInitialized() {
       return (await readHeader()) !== undefined;
@@ -260,6 +356,7 @@ export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}
       });
       dataKey = key;
       await adoptHolder(pair);
+      await startSession(key);
     },
 
     async unlock(passcode) {
@@ -274,12 +371,64 @@ export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}
       if (!secret) throw new WalletError('VAULT_STATE', 'The holder key cannot be read');
       dataKey = key;
       await adoptHolder(secret);
+      await startSession(key);
       return true;
     },
 
-    lock() {
-      dataKey = undefined;
-      holder = undefined;
+    async resume() {
+      if (vault.isUnlocked()) return true;
+      // Opening a page is not activity (a browser restoring its tabs opens them too): only input renews it.
+      const session = await currentSession(false);
+      if (!session) return false;
+      const secret = await loadHolder(session.key);
+      if (!secret) {
+        // Not this vault's key (the vault was reset and created again meanwhile): useless, and gone.
+        await endSession();
+        return false;
+      }
+      dataKey = session.key;
+      await adoptHolder(secret);
+      activityWrittenAt = 0;
+      return true;
+    },
+
+    async recordActivity() {
+      if (!vault.isUnlocked()) return false;
+      // Written at most every few seconds (input events come by the dozen); the periodic check sees a lock.
+      if (now() - activityWrittenAt < ACTIVITY_WRITE_INTERVAL_MS) return true;
+      if ((await lockAfterMinutes()) === 0) return true;
+      if (!(await currentSession(true))) {
+        forget();
+        return false;
+      }
+      activityWrittenAt = now();
+      return true;
+    },
+
+    async checkSession() {
+      if (!vault.isUnlocked()) return false;
+      if ((await lockAfterMinutes()) === 0) return true;
+      if (await currentSession(false)) return true;
+      // Expired, or locked in another tab: this tab locks too.
+      forget();
+      return false;
+    },
+
+    async lock(scope = 'everywhere') {
+      forget();
+      if (scope === 'everywhere') await endSession();
+    },
+
+    getLockAfter: lockAfterMinutes,
+
+    async setLockAfter(minutes) {
+      if (!isLockAfter(minutes)) throw new WalletError('VAULT_STATE', 'Not a lock setting');
+      const setting: LockSetting = { id: LOCK_SETTING_ID, afterMinutes: minutes };
+      await transact(db, ['meta'], 'readwrite', (tx) => {
+        tx.objectStore('meta').put(setting);
+        if (minutes === 0) tx.objectStore('meta').delete(SESSION_ID);
+      });
+      if (minutes > 0 && dataKey && holder) await startSession(dataKey);
     },
 
     isUnlocked() {
@@ -388,7 +537,7 @@ export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}
     },
 
     async destroy() {
-      vault.lock();
+      forget();
       await transact(db, [...STORES], 'readwrite', (tx) => {
         for (const store of STORES) tx.objectStore(store).clear();
       });

@@ -57,3 +57,55 @@ describe.each([
     expect(Object.entries(translated).filter(([, value]) => value.trim() === '')).toEqual([]);
   });
 });
+
+/**
+ * A message shown with a count (`{{count}}`) must come as `_one` and `_other` (i18next's CLDR suffixes): English
+ * and Spanish say "1 character" but "8 characters". Japanese and Korean have one form, but the keys of every
+ * language are those of English (above).
+ */
+describe.each([
+  ['en', en],
+  ['es', es],
+])('plural forms in %s', (_, locale) => {
+  const flat = flatten(locale as Tree);
+  const pluralBase = (key: string) => key.replace(/_(zero|one|two|few|many|other)$/, '');
+
+  it('has _one and _other forms for every message with a count', () => {
+    const bare = Object.entries(flat)
+      .filter(([key, value]) => /{{\s*count\s*}}/.test(value) && hasWords(value) && pluralBase(key) === key)
+      .map(([key]) => key);
+    expect(bare).toEqual([]);
+  });
+
+  it('has both forms of every plural message, with the count in _other', () => {
+    const bases = new Set(
+      Object.keys(flat)
+        .filter((key) => pluralBase(key) !== key)
+        .map(pluralBase),
+    );
+    expect(
+      [...bases].filter((base) => flat[`${base}_one`] === undefined || flat[`${base}_other`] === undefined),
+    ).toEqual([]);
+    expect([...bases].filter((base) => !/{{\s*count\s*}}/.test(flat[`${base}_other`] ?? ''))).toEqual([]);
+  });
+});
+
+describe('counted messages read right', () => {
+  it('agrees with the count in English and Spanish', async () => {
+    const { default: i18next } = await import('i18next');
+    const i18n = i18next.createInstance();
+    await i18n.init({
+      resources: { en: { translation: en }, es: { translation: es } },
+      lng: 'en',
+      fallbackLng: 'en',
+      interpolation: { escapeValue: false },
+    });
+    expect(i18n.t('settings.passphraseHelp', { count: 8 })).toBe('At least 8 characters.');
+    expect(i18n.t('settings.passphraseHelp', { count: 1 })).toBe('At least 1 character.');
+    expect(i18n.getFixedT('es')('receive.pinHelpLength', { count: 1 })).toBe(
+      'Introduce el PIN de 1 carácter que el emisor te envió por separado.',
+    );
+    expect(i18n.getFixedT('es')('receive.pinHelpLength', { count: 6 })).toContain('PIN de 6 caracteres');
+    expect(i18n.t('present.credentialOf', { index: 1, total: 2 })).toBe('Credential 1 of 2');
+  });
+});

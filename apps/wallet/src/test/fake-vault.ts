@@ -1,4 +1,4 @@
-import type { PresentationRecord, StoredCredential, WalletVault } from '../core/types.ts';
+import type { LockAfterMinutes, PresentationRecord, StoredCredential, WalletVault } from '../core/types.ts';
 
 /** An in-memory WalletVault with a passcode, for screen tests (the real one is tested in src/core). */
 export class FakeVault implements WalletVault {
@@ -8,10 +8,17 @@ export class FakeVault implements WalletVault {
   unlocked = false;
   backups: { passphrase: string; file: string }[] = [];
   destroyed = false;
+  lockAfter: LockAfterMinutes = 5;
+  /** A session a reload or another tab could resume (the real one: a non-extractable key in IndexedDB). */
+  session = false;
+  activity = 0;
 
-  constructor(init: { passcode?: string; unlocked?: boolean; credentials?: StoredCredential[] } = {}) {
+  constructor(
+    init: { passcode?: string; unlocked?: boolean; session?: boolean; credentials?: StoredCredential[] } = {},
+  ) {
     this.passcode = init.passcode ?? null;
     this.unlocked = init.unlocked ?? false;
+    this.session = init.session ?? this.unlocked;
     for (const credential of init.credentials ?? []) this.credentials.set(credential.id, credential);
   }
 
@@ -21,13 +28,35 @@ export class FakeVault implements WalletVault {
   async create(passcode: string) {
     this.passcode = passcode;
     this.unlocked = true;
+    this.session = this.lockAfter > 0;
   }
   async unlock(passcode: string) {
     this.unlocked = passcode === this.passcode;
+    if (this.unlocked) this.session = this.lockAfter > 0;
     return this.unlocked;
   }
-  lock() {
+  async resume() {
+    if (this.session && this.passcode !== null) this.unlocked = true;
+    return this.unlocked;
+  }
+  async recordActivity() {
+    this.activity += 1;
+    return this.checkSession();
+  }
+  async checkSession() {
+    if (this.unlocked && this.lockAfter > 0 && !this.session) this.unlocked = false;
+    return this.unlocked;
+  }
+  async lock(scope: 'everywhere' | 'here' = 'everywhere') {
     this.unlocked = false;
+    if (scope === 'everywhere') this.session = false;
+  }
+  async getLockAfter() {
+    return this.lockAfter;
+  }
+  async setLockAfter(minutes: LockAfterMinutes) {
+    this.lockAfter = minutes;
+    this.session = minutes > 0 && this.unlocked;
   }
   isUnlocked() {
     return this.unlocked;

@@ -13,8 +13,8 @@ const NoOrganizationPage = lazy(() =>
 
 export function RouteGuard() {
   const { pathname } = useLocation();
-  const { status, organizations } = useIdentity();
-  const decision = decideGuard(pathname, status, organizations.length);
+  const { status, current } = useIdentity();
+  const decision = decideGuard(pathname, status, current?.id ?? null);
   switch (decision.kind) {
     case 'blank':
       return <div data-testid="guard-blank" />;

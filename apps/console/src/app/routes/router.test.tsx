@@ -2,10 +2,10 @@ import { QueryClient } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { Link, MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CredentialsPage } from '../../features/credentials/components/credentials-page.tsx';
 import { ApiError } from '../../lib/api-error.ts';
 import { AppProviders } from '../providers/app-providers.tsx';
 import { AppShell } from '../shell/app-shell.tsx';
+import { CredentialListRoute } from './credential-list-route.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
 import { AppRouter, preloadRoutes } from './router.tsx';
 
@@ -58,7 +58,7 @@ describe('AppRouter', () => {
 describe('preloadRoutes', () => {
   it("fetches a signed-in page's code together with the shell's", async () => {
     const loaded = await preloadRoutes('/credentials/11111111-1111-4111-8111-111111111111');
-    expect(loaded).toEqual([undefined, AppShell, CredentialsPage]);
+    expect(loaded).toEqual([undefined, AppShell, CredentialListRoute]);
   });
 
   it('fetches nothing but the page for /intro (no shell)', async () => {

@@ -164,8 +164,8 @@ export const routes: RouteObject[] = [
           {
             path: 'credentials/:orgId',
             ...lazyRoute(
-              () => import('../../features/credentials/components/credentials-page.tsx'),
-              (m) => m.CredentialsPage,
+              () => import('./credential-list-route.tsx'),
+              (m) => m.CredentialListRoute,
             ),
           },
           {

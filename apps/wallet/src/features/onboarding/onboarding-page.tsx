@@ -104,8 +104,8 @@ export function OnboardingPage() {
             error={submitted && tooShort}
             helperText={
               submitted && tooShort
-                ? t('onboarding.tooShort', { min: MIN_PASSCODE_LENGTH })
-                : t('onboarding.passcodeHelp', { min: MIN_PASSCODE_LENGTH })
+                ? t('onboarding.tooShort', { count: MIN_PASSCODE_LENGTH })
+                : t('onboarding.passcodeHelp', { count: MIN_PASSCODE_LENGTH })
             }
             slotProps={{ htmlInput: { 'data-testid': 'wallet-passcode' } }}
             fullWidth

@@ -277,7 +277,9 @@ function RequestedCredentials({
                 <RequestedCredentialCard
                   key={queryId}
                   title={
-                    count > 1 ? t('present.credentialOf', { index: index + 1, count }) : t('present.whichCredential')
+                    count > 1
+                      ? t('present.credentialOf', { index: index + 1, total: count })
+                      : t('present.whichCredential')
                   }
                   requested={requested}
                   candidate={candidate}

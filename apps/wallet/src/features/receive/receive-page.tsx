@@ -157,7 +157,7 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
             pinError
               ? errorMessage(t, error)
               : txCode.description ||
-                (txCode.length ? t('receive.pinHelpLength', { length: txCode.length }) : t('receive.pinHelp'))
+                (txCode.length ? t('receive.pinHelpLength', { count: txCode.length }) : t('receive.pinHelp'))
           }
           autoComplete="one-time-code"
           fullWidth

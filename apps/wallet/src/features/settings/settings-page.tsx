@@ -17,6 +17,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { LockAfterMinutes } from '../../app/core-api.ts';
 import { useVaultState } from '../../app/vault-context.tsx';
 import { PageTitle, Section } from '../../components/section.tsx';
 import { changeLanguage, currentLanguage, WALLET_LANGUAGES } from '../../i18n/index.ts';
@@ -24,9 +25,12 @@ import { backupFileName, downloadFile } from './download-file.ts';
 
 export const MIN_PASSPHRASE_LENGTH = 8;
 
+/** The idle times offered (the vault's LOCK_AFTER_CHOICES; the core is its own chunk, not imported here). */
+const LOCK_AFTER_OPTIONS: readonly LockAfterMinutes[] = [0, 1, 5, 15];
+
 export function SettingsPage() {
   const { t } = useTranslation();
-  const { lock } = useVaultState();
+  const { lock, lockAfter, setLockAfter } = useVaultState();
   const [dialog, setDialog] = useState<'export' | 'import' | 'reset' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const close = () => setDialog(null);
@@ -60,6 +64,31 @@ export function SettingsPage() {
           </TextField>
         </Section>
         <Section title={t('settings.security')}>
+          <TextField
+            select
+            label={t('settings.lockAfter')}
+            value={lockAfter ?? ''}
+            onChange={(event) => void setLockAfter(Number(event.target.value) as LockAfterMinutes)}
+            helperText={t('settings.lockAfterHelp')}
+            fullWidth
+            // Room above for the outlined field's label, under the section title.
+            sx={{ mt: 1.5, mb: 2 }}
+            slotProps={{
+              // Native: the phone's own picker.
+              select: { native: true },
+              inputLabel: { shrink: true },
+              htmlInput: { 'data-testid': 'settings-lock-after' },
+            }}
+          >
+            {lockAfter === null && <option value="" disabled />}
+            {LOCK_AFTER_OPTIONS.map((minutes) => (
+              <option key={minutes} value={minutes}>
+                {minutes === 0
+                  ? t('settings.lockAfterImmediately')
+                  : t('settings.lockAfterMinutes', { count: minutes })}
+              </option>
+            ))}
+          </TextField>
           <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
             {t('settings.lockHelp')}
           </Typography>
@@ -162,8 +191,8 @@ function ExportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => 
               error={submitted && tooShort}
               helperText={
                 submitted && tooShort
-                  ? t('settings.passphraseTooShort', { min: MIN_PASSPHRASE_LENGTH })
-                  : t('settings.passphraseHelp', { min: MIN_PASSPHRASE_LENGTH })
+                  ? t('settings.passphraseTooShort', { count: MIN_PASSPHRASE_LENGTH })
+                  : t('settings.passphraseHelp', { count: MIN_PASSPHRASE_LENGTH })
               }
               slotProps={{ htmlInput: { 'data-testid': 'export-passphrase' } }}
               fullWidth

@@ -15,6 +15,8 @@ export const credentialSchemaQuery = (organizationId: string, id: string) =>
   queryOptions({
     queryKey: [...credentialSchemasKey(organizationId), 'one', id] as const,
     queryFn: () => getCredentialSchema(organizationId, id),
+    // A deleted schema: the duplicate page says so (RecordLoadError).
+    meta: { showsNotFound: true },
   });
 
 export const useCredentialSchema = (organizationId: string | undefined, id: string | undefined) =>

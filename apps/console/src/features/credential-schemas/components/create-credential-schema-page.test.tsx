@@ -1,6 +1,6 @@
 import type { CredentialSchema, Organization } from '@cp/contracts';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -118,10 +118,34 @@ describe('CreateCredentialSchemaPage', { timeout: 30_000 }, () => {
     expect((screen.getByTestId('schema-name') as HTMLInputElement).value).toBe('Badge');
   });
 
-  it("shows 'Error in getting Schema data' when the original cannot be loaded", async () => {
-    renderPage('/schemas/create/99999999-9999-4999-8999-999999999999');
-    await waitFor(() => expect(notificationStore.get()?.title).toBe('Error in getting Schema data'));
-    // The form is still there to start from scratch.
-    expect((screen.getByTestId('schema-name') as HTMLInputElement).value).toBe('');
+  it('says a deleted original no longer exists, with the way back, instead of an empty form (404)', async () => {
+    notificationStore.dismiss();
+    const { router, user } = renderPage('/schemas/create/99999999-9999-4999-8999-999999999999');
+    const card = await screen.findByTestId('schema-form-error-not-found');
+    expect(card.textContent).toContain('This schema no longer exists');
+    expect(within(card).queryByRole('button', { name: 'Try again' })).toBeNull();
+    // No form that would look like a duplicate, and no catalogue notification on top.
+    expect(screen.queryByTestId('schema-name')).toBeNull();
+    expect(notificationStore.get()).toBeNull();
+    await user.click(within(card).getByTestId('schema-form-error-back'));
+    expect(router.state.location.pathname).toBe('/schemas');
+  });
+
+  it("keeps 'Error in getting Schema data' and a retry when the original fails to load otherwise", async () => {
+    let failing = true;
+    const answer = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (input, init) => {
+      if (failing && String(input).includes(`/api/schemas/${diploma.id}`)) {
+        return Response.json({ type: 'about:blank', title: 'x', status: 503, code: 'X' }, { status: 503 });
+      }
+      return answer(input, init);
+    });
+    const { user } = renderPage(`/schemas/create/${diploma.id}`);
+    const card = await screen.findByTestId('schema-form-error', {}, { timeout: 15_000 });
+    expect(card.textContent).toContain('Error in getting Schema data');
+    expect(notificationStore.get()?.title).toBe('Error in getting Schema data');
+    failing = false;
+    await user.click(within(card).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect((screen.getByTestId('schema-name') as HTMLInputElement).value).toBe('Copy of Diploma'));
   });
 });

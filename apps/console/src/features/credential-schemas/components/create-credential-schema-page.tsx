@@ -5,6 +5,7 @@ import Card from '@mui/material/Card';
 import Skeleton from '@mui/material/Skeleton';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { RecordLoadError } from '../../../components/record-load-error.tsx';
 import { type Translator, useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
@@ -49,6 +50,8 @@ export function CreateCredentialSchemaPage() {
   };
 
   const isLoadingSource = Boolean(id) && source.isPending && !source.isError;
+  // The schema to duplicate could not be loaded: an empty form in its place would look like the duplicate.
+  const sourceFailed = Boolean(id) && source.isError;
   const defaultValues = id && source.data ? duplicateValues(source.data, i18n) : emptyCredentialSchemaForm();
 
   return (
@@ -67,7 +70,15 @@ export function CreateCredentialSchemaPage() {
         title={id ? t('credentialSchemas.form.duplicateTitle') : t('credentialSchemas.form.createTitle')}
         subtitle={t('credentialSchemas.form.subtitle')}
       />
-      {isLoadingSource ? (
+      {sourceFailed ? (
+        <RecordLoadError
+          kind="credentialSchema"
+          error={source.error}
+          catalogueKey="catalogue.getSchema"
+          onRetry={() => void source.refetch()}
+          testId="schema-form-error"
+        />
+      ) : isLoadingSource ? (
         <Card sx={{ p: 3 }} data-testid="schema-form-loading">
           <Skeleton variant="rounded" height={56} />
           <Skeleton variant="rounded" height={88} sx={{ mt: 2 }} />

@@ -13,6 +13,10 @@ import { ResponsiveTable, type ResponsiveTableColumn } from '../../../components
 import { useTranslation } from '../../../i18n/index.ts';
 import { useCopyToClipboard } from '../../../lib/use-copy-to-clipboard.ts';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
+import { DateTimeCell } from './date-time-cell.tsx';
+
+/** The narrowest a key's name gets in the table (it wraps beyond); below `lg` the keys are cards. */
+const NAME_MIN_WIDTH = 180;
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;
 
@@ -26,7 +30,7 @@ interface Props {
   onDelete: (apiKey: ApiKey) => void;
 }
 
-/** The keys as a table from `md` up and as stacked cards on phones; the same test ids in both. */
+/** The keys as a table from `lg` up and as stacked cards below; the same test ids in both. */
 export function ApiKeysTable({ apiKeys, total, page, pageSize, onPageChange, onRename, onDelete }: Props) {
   const { t } = useTranslation();
   const formatDateTime = useFormatDateTime();
@@ -35,30 +39,53 @@ export function ApiKeysTable({ apiKeys, total, page, pageSize, onPageChange, onR
   const to = Math.min(total, page * pageSize);
   const lastUsed = (apiKey: ApiKey) =>
     apiKey.last_used_at ? formatDateTime(apiKey.last_used_at) : t('integrations.neverUsed');
+  // From `lg` up (the side menu takes 280 px) every column fits beside a name of at least NAME_MIN_WIDTH: the key's
+  // secret goes under its id and dates over their times, and a name wraps between words (inside a word only when
+  // the word alone is wider than the column), never down to a letter a line.
   const columns: ResponsiveTableColumn<ApiKey>[] = [
     {
       id: 'name',
       header: t('integrations.fields.name'),
-      cell: (apiKey) => apiKey.name,
-      sx: { fontWeight: 500, maxWidth: 240, overflowWrap: 'anywhere' },
+      cell: (apiKey) => (
+        <Box
+          sx={{ minWidth: NAME_MIN_WIDTH, maxWidth: 360, overflowWrap: 'anywhere' }}
+          data-testid={`integration-name-${apiKey.id}`}
+        >
+          {apiKey.name}
+        </Box>
+      ),
+      sx: { fontWeight: 500 },
     },
-    { id: 'key', header: t('integrations.fields.key'), cell: (apiKey) => <KeyId value={apiKey.key} nowrap /> },
     {
-      id: 'secret',
-      header: t('integrations.fields.secret'),
-      cell: (apiKey) => <MaskedSecret lastFour={apiKey.last_four} />,
+      id: 'key',
+      header: t('integrations.fields.keyAndSecret'),
+      cell: (apiKey) => (
+        <>
+          <KeyId value={apiKey.key} nowrap />
+          <Box title={t('integrations.fields.secret')}>
+            <MaskedSecret lastFour={apiKey.last_four} />
+          </Box>
+        </>
+      ),
     },
     {
       id: 'createdAt',
       header: t('integrations.fields.createdAt'),
-      cell: (apiKey) => formatDateTime(apiKey.created_at),
-      sx: { whiteSpace: 'nowrap', color: 'text.secondary' },
+      cell: (apiKey) => <DateTimeCell iso={apiKey.created_at} />,
+      sx: { color: 'text.secondary' },
     },
     {
       id: 'lastUsedAt',
       header: t('integrations.fields.lastUsedAt'),
-      cell: lastUsed,
-      sx: { whiteSpace: 'nowrap', color: 'text.secondary' },
+      cell: (apiKey) =>
+        apiKey.last_used_at ? (
+          <DateTimeCell iso={apiKey.last_used_at} />
+        ) : (
+          <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+            {t('integrations.neverUsed')}
+          </Box>
+        ),
+      sx: { color: 'text.secondary' },
     },
   ];
   const actions = (apiKey: ApiKey) => <RowActions apiKey={apiKey} onRename={onRename} onDelete={onDelete} />;
@@ -71,6 +98,7 @@ export function ApiKeysTable({ apiKeys, total, page, pageSize, onPageChange, onR
         actionsLabel={t('integrations.fields.actions')}
         renderActions={actions}
         testId="integrations-table"
+        tableFrom="lg"
         rowTestId={(apiKey) => `integration-row-${apiKey.id}`}
         renderMobileItem={(apiKey) => (
           <>

@@ -7,6 +7,7 @@ import { CURRENT_IDENTITY_KEY } from '../../../lib/current-identity.ts';
 import { IdentityContext, type IdentityState } from '../../../lib/identity-context.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
 import { saveTokens } from '../../../lib/token-store.ts';
+import { resetWindowWidth, showWindowOf } from '../../../test/window-width.ts';
 import { IntegrationsPage } from './integrations-page.tsx';
 
 const organization: Organization = {
@@ -216,5 +217,39 @@ describe('IntegrationsPage', () => {
       }),
     );
     expect(screen.getByTestId('integration-name')).toBeTruthy();
+  });
+});
+
+describe('IntegrationsPage layout', () => {
+  afterEach(resetWindowWidth);
+  const longName = 'Student information system (Banner) nightly import';
+
+  it('lists keys as cards beside the side menu of a 1024 px window (a table there squeezed names to a letter a line)', async () => {
+    keys = [{ ...apiKey(1), name: longName }];
+    showWindowOf(1024);
+    renderPage();
+    const list = await screen.findByTestId('integrations-table');
+    expect(list.tagName).toBe('UL');
+    expect(within(list).getByText(longName)).toBeTruthy();
+  });
+
+  it('shows a table from 1200 px with the name column kept wide, the secret under its key and dates over times', async () => {
+    keys = [{ ...apiKey(2), name: longName, last_used_at: '2026-11-02T10:00:00Z' }];
+    showWindowOf(1280);
+    renderPage();
+    const table = await screen.findByTestId('integrations-table');
+    expect(table.tagName).toBe('TABLE');
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
+    expect(headers).toEqual(['Name', 'Key ID and secret', 'Created', 'Last used', 'Actions']);
+    // The name wraps between words and never narrower than its minimum (the browser e2e checks the pixels).
+    const name = within(table).getByTestId(`integration-name-${keys[0]!.id}`);
+    expect(name.textContent).toBe(longName);
+    expect(getComputedStyle(name).minWidth).toBe('180px');
+    const created = within(table).getAllByRole('time')[0]!;
+    expect(created.getAttribute('datetime')).toBe('2026-11-01T10:00:00Z');
+    expect(created.getAttribute('title')).toMatch(/2026/);
+    expect(within(table).getByText('••••••••x002')).toBeTruthy();
   });
 });

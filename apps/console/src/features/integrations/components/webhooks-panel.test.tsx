@@ -7,6 +7,7 @@ import { CURRENT_IDENTITY_KEY } from '../../../lib/current-identity.ts';
 import { IdentityContext, type IdentityState } from '../../../lib/identity-context.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
 import { saveTokens } from '../../../lib/token-store.ts';
+import { resetWindowWidth, showWindowOf } from '../../../test/window-width.ts';
 import { WebhooksPanel } from './webhooks-panel.tsx';
 
 const organization: Organization = {
@@ -284,5 +285,30 @@ describe('WebhooksPanel', () => {
     expect(within(queued).getByText('Pending')).toBeTruthy();
     expect(within(queued).getByText('No response yet')).toBeTruthy();
     expect(notificationStore.get()?.title).toBe('Test event queued: check the delivery log in a moment');
+  });
+});
+
+describe('WebhooksPanel layout', () => {
+  afterEach(resetWindowWidth);
+  const longUrl = 'https://hooks.example-university.edu/credential-platform/events/verification-completed';
+
+  it('lists endpoints as stacked items beside the side menu of a 1024 px window', async () => {
+    webhooks = [webhook(1, { url: longUrl })];
+    showWindowOf(1024);
+    renderPanel();
+    const list = await screen.findByTestId('webhooks-table');
+    expect(list.tagName).toBe('UL');
+    expect(within(list).getByText(longUrl)).toBeTruthy();
+  });
+
+  it('shows a table from 1200 px, the address never narrower than its minimum and the date over its time', async () => {
+    webhooks = [webhook(1, { url: longUrl })];
+    showWindowOf(1280);
+    renderPanel();
+    const table = await screen.findByTestId('webhooks-table');
+    expect(table.tagName).toBe('TABLE');
+    const address = within(table).getByTestId(`webhook-url-${webhooks[0]!.id}`);
+    expect(getComputedStyle(address.parentElement!.parentElement!).minWidth).toBe('190px');
+    expect(within(table).getByRole('time').getAttribute('datetime')).toBe('2026-11-01T10:00:00Z');
   });
 });

@@ -11,6 +11,10 @@ import Typography from '@mui/material/Typography';
 import { ResponsiveTable, type ResponsiveTableColumn } from '../../../components/responsive-table.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
+import { DateTimeCell } from './date-time-cell.tsx';
+
+/** The narrowest an endpoint's address gets in the table; below `lg` the endpoints are stacked items. */
+const URL_MIN_WIDTH = 190;
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;
 
@@ -28,22 +32,26 @@ interface Props extends WebhookRowHandlers {
   webhooks: Webhook[];
 }
 
-/** The endpoints as a table from `md` up and as stacked items on phones; the same test ids in both. */
+/** The endpoints as a table from `lg` up and as stacked items below; the same test ids in both. */
 export function WebhooksTable({ webhooks, ...handlers }: Props) {
   const { t } = useTranslation();
   const formatDateTime = useFormatDateTime();
+  // From `lg` up every column fits beside an address of at least URL_MIN_WIDTH (dates go over their times). An
+  // address has no spaces, so it breaks where it must, but never down to a few letters a line.
   const columns: ResponsiveTableColumn<Webhook>[] = [
     {
       id: 'url',
       header: t('integrations.webhooks.fields.url'),
-      cell: (webhook) => <Endpoint webhook={webhook} />,
-      sx: { maxWidth: 320 },
+      cell: (webhook) => (
+        <Box sx={{ minWidth: URL_MIN_WIDTH, maxWidth: 420 }}>
+          <Endpoint webhook={webhook} />
+        </Box>
+      ),
     },
     {
       id: 'events',
       header: t('integrations.webhooks.fields.events'),
       cell: (webhook) => <Events webhook={webhook} />,
-      sx: { maxWidth: 220 },
     },
     {
       id: 'enabled',
@@ -54,8 +62,8 @@ export function WebhooksTable({ webhooks, ...handlers }: Props) {
     {
       id: 'createdAt',
       header: t('integrations.fields.createdAt'),
-      cell: (webhook) => formatDateTime(webhook.created_at),
-      sx: { whiteSpace: 'nowrap', color: 'text.secondary' },
+      cell: (webhook) => <DateTimeCell iso={webhook.created_at} />,
+      sx: { color: 'text.secondary' },
     },
   ];
   return (
@@ -65,6 +73,7 @@ export function WebhooksTable({ webhooks, ...handlers }: Props) {
       actionsLabel={t('integrations.fields.actions')}
       renderActions={(webhook) => <RowActions webhook={webhook} {...handlers} />}
       testId="webhooks-table"
+      tableFrom="lg"
       rowTestId={(webhook) => `webhook-row-${webhook.id}`}
       renderMobileItem={(webhook) => (
         <>

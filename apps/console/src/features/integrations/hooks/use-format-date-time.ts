@@ -9,3 +9,16 @@ export function useFormatDateTime() {
     return (iso: string) => format.format(new Date(iso));
   }, [i18n.language]);
 }
+
+/**
+ * The date and the time apart, for table cells that show them on two lines (a one-line date and time is the
+ * widest thing in a row, and the names beside it need the room).
+ */
+export function useFormatDateAndTime() {
+  const { i18n } = useTranslation();
+  return useMemo(() => {
+    const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
+    const time = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' });
+    return (iso: string) => ({ date: date.format(new Date(iso)), time: time.format(new Date(iso)) });
+  }, [i18n.language]);
+}

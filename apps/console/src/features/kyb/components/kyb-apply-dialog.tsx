@@ -78,7 +78,7 @@ export function KybApplyDialog({ organizationId, onClose }: { organizationId: st
               count: KYB_DOCUMENTS_MAX,
             }),
             tooLarge: (max) => t('kyb.upload.tooLarge', { max }),
-            tooMany: (max) => t('kyb.upload.tooMany', { max }),
+            tooMany: (max) => t('kyb.upload.tooMany', { count: max }),
             remove: t('kyb.upload.remove'),
           }}
         />

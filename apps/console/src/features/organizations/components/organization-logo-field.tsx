@@ -97,7 +97,7 @@ export function OrganizationLogoField({
               prompt: organization.logo ? t('organizations.logo.replace') : t('organizations.logo.prompt'),
               hint: t('organizations.logo.hint', { max: UPLOAD_MAX_BYTES / 1024 / 1024 }),
               tooLarge: (max) => t('organizations.logo.tooLarge', { max }),
-              tooMany: (max) => t('organizations.logo.tooMany', { max }),
+              tooMany: (max) => t('organizations.logo.tooMany', { count: max }),
               remove: t('organizations.logo.remove'),
             }}
           />

@@ -42,7 +42,7 @@ export function AvatarUploader({ onSaved }: { onSaved: (profile: UserProfile) =>
         prompt: t('users.avatar.prompt'),
         hint: t('users.avatar.hint', { max: UPLOAD_MAX_BYTES / 1024 / 1024 }),
         tooLarge: (max) => t('users.avatar.tooLarge', { max }),
-        tooMany: (max) => t('users.avatar.tooMany', { max }),
+        tooMany: (max) => t('users.avatar.tooMany', { count: max }),
         remove: t('users.avatar.remove'),
       }}
     />

@@ -15,6 +15,8 @@ export const verificationQuery = (organizationId: string, id: string) =>
   queryOptions({
     queryKey: [...verificationsKey(organizationId), 'one', id] as const,
     queryFn: () => getVerification(organizationId, id),
+    // A deleted verification: the edit page says so (RecordLoadError).
+    meta: { showsNotFound: true },
   });
 
 export const useVerification = (organizationId: string | undefined, id: string | undefined) =>

@@ -268,6 +268,76 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
     expect(router.state.location.pathname).toBe(`/verifications/edit/${existing.id}`);
     expect(name.value).toBe('Age check 2');
   });
+  describe('a verification that cannot be loaded', () => {
+    const gone = '99999999-9999-4999-8999-999999999999';
+    const problem = (status: number, code: string) => ({ type: 'about:blank', title: code, status, code });
+
+    it('says a deleted verification no longer exists, with the way back and no "Try again" (404)', async () => {
+      notificationStore.dismiss();
+      const { user, router } = renderForm(`/verifications/edit/${gone}`);
+      const card = await screen.findByTestId('verification-form-error-not-found');
+      expect(card.textContent).toContain('This verification no longer exists');
+      expect(card.textContent).not.toContain('error in get verifications API call');
+      expect(within(card).queryByRole('button', { name: 'Try again' })).toBeNull();
+      expect(screen.queryByTestId('verification-form')).toBeNull();
+      // No catalogue notification on top of it.
+      expect(notificationStore.get()).toBeNull();
+      await user.click(within(card).getByTestId('verification-form-error-back'));
+      expect(router.state.location.pathname).toBe('/verifications');
+    });
+
+    it('says the same of an id no verification can have (the API refuses it with 400 on the path)', async () => {
+      vi.mocked(fetch).mockImplementation(async () =>
+        Response.json(
+          { ...problem(400, 'REQUEST_INVALID'), errors: [{ path: 'params.id', message: 'Invalid UUID' }] },
+          { status: 400 },
+        ),
+      );
+      renderForm('/verifications/edit/not-an-id');
+      expect((await screen.findByTestId('verification-form-error-not-found')).textContent).toContain(
+        'This verification no longer exists',
+      );
+    });
+
+    it('keeps the catalogue message and a retry for any other failure', async () => {
+      let failing = true;
+      const answer = vi.mocked(fetch).getMockImplementation()!;
+      vi.mocked(fetch).mockImplementation(async (input, init) => {
+        if (failing && String(input).includes(`/api/verifications/${existing.id}`)) {
+          return Response.json(problem(500, 'INTERNAL'), { status: 500 });
+        }
+        return answer(input, init);
+      });
+      releaseVerification(existing);
+      const { user } = renderForm(`/verifications/edit/${existing.id}`);
+      const card = await screen.findByTestId('verification-form-error', {}, { timeout: 15_000 });
+      expect(card.textContent).toContain('error in get verifications API call');
+      failing = false;
+      await user.click(within(card).getByRole('button', { name: 'Try again' }));
+      expect(await screen.findByTestId('verification-name')).toBeTruthy();
+    });
+
+    it('speaks Japanese', async () => {
+      i18n.changeLanguage('ja');
+      try {
+        renderForm(`/verifications/edit/${gone}`);
+        const card = await screen.findByTestId('verification-form-error-not-found');
+        expect(card.textContent).toContain('この検証はもう存在しません');
+        expect(within(card).getByTestId('verification-form-error-back').textContent).toBe('検証一覧に戻る');
+      } finally {
+        i18n.changeLanguage('en');
+      }
+    });
+
+    it('says so when the verification was deleted while it was being edited', async () => {
+      saveAnswer = { status: 404, body: problem(404, 'VERIFICATION_NOT_FOUND') };
+      releaseVerification(existing);
+      const { user } = renderForm(`/verifications/edit/${existing.id}`);
+      await user.click(await screen.findByTestId('verification-save'));
+      await waitFor(() => expect(notificationStore.get()?.title).toBe('This verification no longer exists'));
+    });
+  });
+
   describe('trust policy', () => {
     it('sends PLATFORM_VERIFIED by default, with no issuer list', async () => {
       const { user, router } = renderForm('/verifications/create');

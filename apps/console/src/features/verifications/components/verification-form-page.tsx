@@ -3,12 +3,12 @@ import { PAGE_SIZE_MAX } from '@cp/contracts';
 import ArrowBackOutlined from '@mui/icons-material/ArrowBackOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { RecordLoadError } from '../../../components/record-load-error.tsx';
 import { type Translator, useTranslation } from '../../../i18n/index.ts';
+import { isNotFound } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
@@ -74,7 +74,11 @@ export function VerificationFormPage() {
     } catch (error) {
       notify({
         severity: 'error',
-        title: t(isEdit ? 'catalogue.updateVerification' : 'catalogue.createVerification'),
+        // Deleted (in another tab, by a colleague) while it was being edited: saving again cannot help.
+        title:
+          isEdit && isNotFound(error)
+            ? t('errors.gone.verification.title')
+            : t(isEdit ? 'catalogue.updateVerification' : 'catalogue.createVerification'),
       });
       throw error;
     }
@@ -85,17 +89,13 @@ export function VerificationFormPage() {
   let content: React.ReactNode;
   if (isEdit && !verification.data) {
     content = verification.isError ? (
-      <Card
-        sx={{ p: 3, display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}
-        data-testid="verification-form-error"
-      >
-        <Typography variant="body2" sx={{ color: 'error.main', flex: 1 }}>
-          {t('catalogue.getVerifications')}
-        </Typography>
-        <Button variant="outlined" color="secondary" onClick={() => void verification.refetch()}>
-          {t('verifications.list.retry')}
-        </Button>
-      </Card>
+      <RecordLoadError
+        kind="verification"
+        error={verification.error}
+        catalogueKey="catalogue.getVerifications"
+        onRetry={() => void verification.refetch()}
+        testId="verification-form-error"
+      />
     ) : (
       // Spec §2: the verification is loaded first; nothing to show meanwhile.
       <Box data-testid="verification-form-loading" sx={{ minHeight: 240 }} />

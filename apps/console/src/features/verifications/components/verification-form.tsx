@@ -50,8 +50,9 @@ function Section({ title, helper, children }: { title: string; helper: string; c
       sx={{
         p: { xs: 2, sm: 3 },
         display: 'grid',
-        gridTemplateColumns: { xs: '1fr', md: '240px minmax(0, 1fr)' },
-        gap: { xs: 2, md: 4 },
+        // Side by side only from `lg`: beside the side menu of a 900-1199 px window the fields would get 350 px.
+        gridTemplateColumns: { xs: '1fr', lg: '240px minmax(0, 1fr)' },
+        gap: { xs: 2, lg: 4 },
       }}
     >
       <Box>
@@ -357,7 +358,10 @@ export function VerificationForm({
                   display: 'grid',
                   gridTemplateColumns: {
                     xs: 'minmax(0,1fr) 40px',
-                    md: 'minmax(0,1.2fr) minmax(0,0.8fr) minmax(0,1.2fr) 40px',
+                    // The condition column is never narrower than its longest operator in the language shown (a
+                    // native select is as wide as its widest option): "greater than" was cut to "greater tha".
+                    // One line from `md` up, where the fields have the whole width (`lg`: beside the section title).
+                    md: 'minmax(0,1.2fr) minmax(max-content,0.8fr) minmax(0,1.2fr) 40px',
                   },
                   gridTemplateAreas: {
                     xs: '"label remove" "attribute attribute" "operator operator" "value value"',

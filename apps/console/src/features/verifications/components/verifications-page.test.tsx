@@ -1,8 +1,10 @@
 import type { Verification, VerificationIndividual } from '@cp/contracts';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { focusManager } from '@tanstack/react-query';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../i18n/index.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
+import { VERIFICATIONS_REFRESH_MS } from '../api/find-verifications.ts';
 import {
   individual,
   membership,
@@ -459,5 +461,64 @@ describe('VerificationsPage', { timeout: 30_000 }, () => {
     );
     expect(secretCalls().filter((c) => c.method === 'POST')).toHaveLength(1);
     expect(notificationStore.get()?.title).toBe('Link secret replaced');
+  });
+});
+
+describe('VerificationsPage usage counts', { timeout: 30_000 }, () => {
+  const fresh = { total: 0, verified: 0, failed: 0 };
+  const usageOf = (id: string) => screen.getByTestId(`verification-usage-${id}`).textContent;
+  const listCalls = () => calls.filter((c) => c.method === 'GET' && c.url.pathname === '/api/verifications').length;
+  /** A holder completes an attempt on their phone: the API now counts it. */
+  const holderVerifies = () => {
+    lists.MULTI = [{ ...reusable, usage: { total: 1, verified: 1, failed: 0 } }];
+  };
+
+  beforeEach(() => {
+    lists.MULTI = [{ ...reusable, usage: fresh }];
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    focusManager.setFocused(undefined);
+  });
+
+  it('shows the new counts once the QR dialog is closed, without a reload', async () => {
+    const { user } = renderPage();
+    await screen.findByTestId(`verification-row-${reusable.id}`);
+    expect(usageOf(reusable.id)).toContain('0 attempts');
+    await user.click(screen.getByTestId(`verification-qr-${reusable.id}`));
+    const dialog = await screen.findByTestId('verification-qr-dialog');
+    holderVerifies();
+    await user.click(within(dialog.closest('[role="dialog"]') as HTMLElement).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(usageOf(reusable.id)).toContain('1 attempt'));
+    expect(usageOf(reusable.id)).toContain('1 verified');
+  });
+
+  it('shows the new counts once the history is closed', async () => {
+    const { user } = renderPage();
+    await screen.findByTestId(`verification-row-${reusable.id}`);
+    await user.click(screen.getByTestId(`verification-history-${reusable.id}`));
+    await screen.findByTestId('verification-history');
+    holderVerifies();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(usageOf(reusable.id)).toContain('1 attempt'));
+  });
+
+  it('asks again on an interval while the page is visible, and not while it is hidden', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderPage();
+    await screen.findByTestId(`verification-row-${reusable.id}`);
+    const before = listCalls();
+    holderVerifies();
+    await act(() => vi.advanceTimersByTimeAsync(VERIFICATIONS_REFRESH_MS + 100));
+    await waitFor(() => expect(usageOf(reusable.id)).toContain('1 attempt'));
+    expect(listCalls()).toBeGreaterThan(before);
+
+    // Another tab in front: no calls until the page is visible again.
+    act(() => focusManager.setFocused(false));
+    const hidden = listCalls();
+    await act(() => vi.advanceTimersByTimeAsync(VERIFICATIONS_REFRESH_MS * 3));
+    expect(listCalls()).toBe(hidden);
+    act(() => focusManager.setFocused(true));
+    await waitFor(() => expect(listCalls()).toBeGreaterThan(hidden));
   });
 });

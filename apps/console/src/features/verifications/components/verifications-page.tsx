@@ -9,6 +9,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -19,7 +20,7 @@ import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { useDeleteVerification } from '../api/delete-verification.ts';
-import { useVerifications } from '../api/find-verifications.ts';
+import { refreshVerificationLists, useVerifications } from '../api/find-verifications.ts';
 import { absoluteLink } from './format.ts';
 import { VerificationHistoryDialog } from './verification-history-dialog.tsx';
 import { VerificationQrDialog } from './verification-qr-dialog.tsx';
@@ -53,8 +54,18 @@ export function VerificationsPage() {
     SINGLE: useVerifications(organizationId || undefined, 'SINGLE', pages.SINGLE),
   };
   const remove = useDeleteVerification(organizationId);
+  const queryClient = useQueryClient();
   const [qrFor, setQrFor] = useState<Verification | null>(null);
   const [historyFor, setHistoryFor] = useState<Verification | null>(null);
+  // A QR code shown or a history read is when holders' attempts are likely to have moved the counts.
+  const closeQr = () => {
+    setQrFor(null);
+    void refreshVerificationLists(queryClient, organizationId);
+  };
+  const closeHistory = () => {
+    setHistoryFor(null);
+    void refreshVerificationLists(queryClient, organizationId);
+  };
   const [deleting, setDeleting] = useState<Verification | null>(null);
 
   const setParams = (changes: Record<string, string | null>) => {
@@ -249,13 +260,9 @@ export function VerificationsPage() {
         organizationId={organizationId}
         verification={qrFor}
         onCopy={actions.onCopyLink}
-        onClose={() => setQrFor(null)}
+        onClose={closeQr}
       />
-      <VerificationHistoryDialog
-        organizationId={organizationId}
-        verification={historyFor}
-        onClose={() => setHistoryFor(null)}
-      />
+      <VerificationHistoryDialog organizationId={organizationId} verification={historyFor} onClose={closeHistory} />
       <ConfirmDialog
         open={deleting !== null}
         title={t('verifications.deleteDialog.title')}
