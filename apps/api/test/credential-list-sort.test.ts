@@ -201,6 +201,26 @@ describe('credential list: sort and range of creation days', () => {
       sort: 'status',
       range: ['1900-01-01T00:00:00Z', '2026-03-10T00:00:00Z'],
     });
+    // Ranges holding most of the credentials (counted as the total minus the rows outside them).
+    await expectMatches(org.headers, org.organization.id, {
+      from: '2026-03-01',
+      range: ['2026-03-01T00:00:00Z', '9999-01-01T00:00:00Z'],
+    });
+    await expectMatches(org.headers, org.organization.id, {
+      to: '2026-03-09',
+      status: 'EXPIRED',
+      range: ['1900-01-01T00:00:00Z', '2026-03-10T00:00:00Z'],
+    });
+    const twoTokyoDays = { from: '2026-03-09', to: '2026-03-10', timezone: 'Asia/Tokyo' };
+    for (const sort of ['-created_at', 'status', '-status'] as const) {
+      const ids = await expectMatches(org.headers, org.organization.id, {
+        ...twoTokyoDays,
+        sort,
+        range: ['2026-03-08T15:00:00Z', '2026-03-10T15:00:00Z'],
+      });
+      // All but the microsecond before and the microsecond after.
+      expect(ids).toHaveLength(24);
+    }
     const utcDay = await expectMatches(org.headers, org.organization.id, {
       from: '2026-03-09',
       to: '2026-03-09',

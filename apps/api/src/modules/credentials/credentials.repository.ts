@@ -199,16 +199,10 @@ export async function findCredentials(
   const stretches = statusStretches(filters, sort);
   if (stretches.length === 1) {
     const rows = await findPageOfStretch(db, organizationId, filters, isOldestFirst(sort), page, now);
-    // Counters know statuses and schemas, not days: a range of days is counted on its index range.
-    const total = hasCreatedRange(filters)
-      ? await countMatching(db, organizationId, filters, now)
-      : await countCredentials(db, organizationId, filters, now);
-    return { rows, total };
+    return { rows, total: await countInRange(db, organizationId, filters, now) };
   }
   // Sorted by status: each status's exact count says which one or two stretches the page falls in.
-  const counts = hasCreatedRange(filters)
-    ? await countMatchingByStatus(db, organizationId, filters, now)
-    : await countCredentialsByStatus(db, organizationId, filters, now);
+  const counts = await countByStatusInRange(db, organizationId, filters, now);
   const rows: Awaited<ReturnType<typeof findPageOfStretch>> = [];
   let skip = page.offset;
   for (const status of stretches as ListedStatus[]) {
@@ -285,6 +279,76 @@ async function findCredentialsBySearch(
   const position = new Map(ids.map((id, index) => [id, index]));
   const rows = found.sort((a, b) => position.get(a.credential.id)! - position.get(b.credential.id)!);
   return { rows, total: Number(summary?.total ?? 0) };
+}
+
+/**
+ * The rows on either side of a range of days, as filters: before its start, and from its end on. The rows
+ * in the range are all minus these (each side one index range, like the range itself).
+ */
+function outsideCreatedRange(filters: CredentialFilters): CredentialFilters[] {
+  const { createdFrom, createdBefore, ...rest } = filters;
+  return [
+    ...(createdFrom ? [{ ...rest, createdBefore: createdFrom }] : []),
+    ...(createdBefore ? [{ ...rest, createdFrom: createdBefore }] : []),
+  ];
+}
+
+/**
+ * Whether most of the organization's credentials fall inside the range of days, judged by time alone
+ * (the range against the span from the oldest credential to the newest, two index lookups): then counting
+ * the rows outside it is the cheaper way to the same exact number.
+ */
+async function isMostlyInsideRange(db: Database, organizationId: string, filters: CredentialFilters) {
+  const [span] = await db
+    .select({
+      oldest: sql<string | null>`min(${credentials.createdAt})`,
+      newest: sql<string | null>`max(${credentials.createdAt})`,
+    })
+    .from(credentials)
+    .where(and(eq(credentials.organizationId, organizationId), isNull(credentials.deletedAt)));
+  if (!span?.oldest || !span.newest) return false;
+  const oldest = new Date(span.oldest).getTime();
+  const newest = new Date(span.newest).getTime();
+  const start = Math.max(oldest, filters.createdFrom?.getTime() ?? oldest);
+  const end = Math.min(newest, filters.createdBefore?.getTime() ?? newest);
+  return newest > oldest && (end - start) / (newest - oldest) > 0.5;
+}
+
+/**
+ * The exact total of the list's filters. Without a range of days, from the counters. Counters know statuses
+ * and schemas, not days: a range is counted on its index range (index-only), or, when it holds most of the
+ * organization's credentials, as the counters' total minus the index ranges outside it. Either way the cost
+ * grows with the smaller side, not with the organization.
+ */
+async function countInRange(db: Database, organizationId: string, filters: CredentialFilters, now: Date) {
+  if (!hasCreatedRange(filters)) return countCredentials(db, organizationId, filters, now);
+  if (!(await isMostlyInsideRange(db, organizationId, filters))) {
+    return countMatching(db, organizationId, filters, now);
+  }
+  const { createdFrom: _from, createdBefore: _before, ...unbounded } = filters;
+  let total = await countCredentials(db, organizationId, unbounded, now);
+  for (const outside of outsideCreatedRange(filters)) total -= await countMatching(db, organizationId, outside, now);
+  return total;
+}
+
+/** countInRange for every status at once (the status sort). */
+async function countByStatusInRange(
+  db: Database,
+  organizationId: string,
+  filters: CredentialFilters,
+  now: Date,
+): Promise<Record<ListedStatus, number>> {
+  if (!hasCreatedRange(filters)) return countCredentialsByStatus(db, organizationId, filters, now);
+  if (!(await isMostlyInsideRange(db, organizationId, filters))) {
+    return countMatchingByStatus(db, organizationId, filters, now);
+  }
+  const { createdFrom: _from, createdBefore: _before, ...unbounded } = filters;
+  const counts = await countCredentialsByStatus(db, organizationId, unbounded, now);
+  for (const outside of outsideCreatedRange(filters)) {
+    const excluded = await countMatchingByStatus(db, organizationId, outside, now);
+    for (const status of STATUS_SORT_ORDER) counts[status] -= excluded[status];
+  }
+  return counts;
 }
 
 /** The exact number of credentials matching the filters, counted on the rows (the index range of a day range). */
