@@ -142,6 +142,31 @@ export function CredentialDetailDialog({
             <CredentialStatusChip id={`detail-${shown.id}`} status={shown.status} />
           </DialogTitle>
           <DialogContent data-testid="credential-detail">
+            {isClaimable(shown) && (
+              // What an operator does for a recipient still to claim: send the e-mail again, or the link.
+              <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
+                <Button
+                  variant="outlined"
+                  size="small"
+                  startIcon={<ForwardToInboxOutlined />}
+                  onClick={() => void resendEmail()}
+                  disabled={resend.isPending}
+                  data-testid="credential-detail-resend"
+                >
+                  {t('issuing.detail.resend')}
+                </Button>
+                <Button
+                  variant="outlined"
+                  color="secondary"
+                  size="small"
+                  startIcon={<ContentCopyOutlined />}
+                  onClick={() => onCopyLink(shown)}
+                  data-testid="credential-detail-copy-link"
+                >
+                  {t('issuing.detail.copyLink')}
+                </Button>
+              </Box>
+            )}
             <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
               {t('issuing.detail.recipient')}
             </Typography>
@@ -211,10 +236,7 @@ export function CredentialDetailDialog({
               ))}
             </Box>
           </DialogContent>
-          <DialogActions
-            sx={{ px: 3, pb: 2.5, pt: 1.5, gap: 1, flexWrap: 'wrap', '& > :not(style) ~ :not(style)': { ml: 0 } }}
-            aria-label={t('issuing.detail.actions')}
-          >
+          <DialogActions sx={{ px: 3, pb: 2.5, pt: 1.5, gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }}>
             {shown.status !== 'REVOKED' && (
               <Button
                 color="warning"
@@ -234,27 +256,6 @@ export function CredentialDetailDialog({
               {t('issuing.detail.delete')}
             </Button>
             <Box sx={{ flex: 1 }} />
-            {isClaimable(shown) && (
-              <>
-                <Button
-                  color="secondary"
-                  startIcon={<ContentCopyOutlined />}
-                  onClick={() => onCopyLink(shown)}
-                  data-testid="credential-detail-copy-link"
-                >
-                  {t('issuing.detail.copyLink')}
-                </Button>
-                <Button
-                  variant="outlined"
-                  startIcon={<ForwardToInboxOutlined />}
-                  onClick={() => void resendEmail()}
-                  disabled={resend.isPending}
-                  data-testid="credential-detail-resend"
-                >
-                  {t('issuing.detail.resend')}
-                </Button>
-              </>
-            )}
             <Button variant="contained" onClick={onClose} data-testid="credential-detail-close">
               {t('issuing.detail.close')}
             </Button>

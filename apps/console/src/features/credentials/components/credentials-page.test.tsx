@@ -1,5 +1,5 @@
 import type { Credential, CredentialDelivery } from '@cp/contracts';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../i18n/index.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
@@ -300,6 +300,18 @@ describe('CredentialsPage', { timeout: 30_000 }, () => {
     fireEvent.change(screen.getByTestId('credentials-filter-to'), { target: { value: '2026-03-05' } });
     await waitFor(() => expect(lists().at(-1)?.url.searchParams.get('filter.created_to')).toBe('2026-03-05'));
     expect(screen.queryByText('Must be on or after the start date')).toBeNull();
+    // Both ends typed in a row, before the page renders again: neither is lost.
+    cleanup();
+    calls = [];
+    const again = renderPage();
+    await screen.findByTestId('credentials-table');
+    act(() => {
+      fireEvent.change(screen.getByTestId('credentials-filter-from'), { target: { value: '2026-04-01' } });
+      fireEvent.change(screen.getByTestId('credentials-filter-to'), { target: { value: '2026-04-30' } });
+    });
+    await waitFor(() => expect(lists().at(-1)?.url.searchParams.get('filter.created_to')).toBe('2026-04-30'));
+    expect(lists().at(-1)?.url.searchParams.get('filter.created_from')).toBe('2026-04-01');
+    expect(again.router.state.location.search).toContain('from=2026-04-01');
     // A range in the URL is applied when the page opens; a day that does not exist is ignored.
     cleanup();
     calls = [];

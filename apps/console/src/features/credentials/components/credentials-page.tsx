@@ -10,7 +10,7 @@ import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
@@ -88,11 +88,20 @@ export function CredentialsPage() {
   const [viewing, setViewing] = useState<Credential | null>(null);
   const [exporting, setExporting] = useState(false);
 
+  // Changes build on the last one asked for, not on this render's URL: two fields changed before the page
+  // renders again (the start then the end of a range) both stay. (React Router's functional update gets
+  // this render's search params too.)
+  const pendingParams = useRef<URLSearchParams | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new URL is what makes the pending change obsolete
+  useEffect(() => {
+    pendingParams.current = null;
+  }, [searchParams]);
   const setParam = (name: string, value: string) => {
-    const next = new URLSearchParams(searchParams);
+    const next = new URLSearchParams(pendingParams.current ?? searchParams);
     if (value) next.set(name, value);
     else next.delete(name);
     if (name !== 'page') next.delete('page');
+    pendingParams.current = next;
     setSearchParams(next);
     setSelected([]);
   };
@@ -171,6 +180,8 @@ export function CredentialsPage() {
   );
 
   const field = { flex: { xs: '1 1 100%', sm: '0 0 auto' } } as const;
+  // Two side by side on a phone: the list stays within reach below the filters.
+  const halfField = { flex: { xs: '1 1 140px', sm: '0 0 auto' } } as const;
   const filtersBar = (
     <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mb: 2 }}>
       <TextField
@@ -179,7 +190,7 @@ export function CredentialsPage() {
         label={t('issuing.list.filterStatus')}
         value={filters.status}
         onChange={(event) => setParam('status', event.target.value)}
-        sx={{ minWidth: 160, ...field }}
+        sx={{ minWidth: 140, ...halfField }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-status' } }}
       >
         <MenuItem value="">{t('issuing.list.allStatuses')}</MenuItem>
@@ -195,7 +206,7 @@ export function CredentialsPage() {
         label={t('issuing.list.filterSchema')}
         value={schemas.data ? filters.schema_id : ''}
         onChange={(event) => setParam('schema', event.target.value)}
-        sx={{ minWidth: 200, ...field }}
+        sx={{ minWidth: { xs: 140, sm: 200 }, ...halfField }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-schema' } }}
       >
         <MenuItem value="">{t('issuing.list.allSchemas')}</MenuItem>

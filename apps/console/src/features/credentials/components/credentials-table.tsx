@@ -171,19 +171,18 @@ function DesktopTable({
                   data-testid={`credential-select-${row.id}`}
                 />
               </TableCell>
-              <TableCell sx={{ maxWidth: 260 }}>
-                <Typography variant="body2" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
+              {/* break-word, not anywhere: a column keeps an address's width unless the table cannot. */}
+              <TableCell sx={{ overflowWrap: 'break-word', maxWidth: 320 }}>
+                <Typography variant="body2" sx={{ fontWeight: 500 }}>
                   {row.recipient.first_name} {row.recipient.last_name}
                 </Typography>
-                <Typography variant="caption" sx={{ color: 'text.secondary', overflowWrap: 'anywhere' }}>
+                <Typography variant="caption" sx={{ color: 'text.secondary' }}>
                   {row.recipient.email}
                 </Typography>
               </TableCell>
-              <TableCell sx={{ maxWidth: 220 }}>
-                <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-                  {type(row)}
-                </Typography>
-                <Typography variant="caption" sx={{ color: 'text.secondary', overflowWrap: 'anywhere' }}>
+              <TableCell sx={{ overflowWrap: 'break-word', maxWidth: 260 }}>
+                <Typography variant="body2">{type(row)}</Typography>
+                <Typography variant="caption" sx={{ color: 'text.secondary' }}>
                   {row.name}
                 </Typography>
               </TableCell>
