@@ -23,10 +23,14 @@
  *
  * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
  */
+
+import { readFileSync } from 'node:fs';
+import { zCredentialListQuery } from '@cp/contracts';
 import { schema as dbSchema } from '@cp/db';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { findCredentials } from '../apps/api/src/modules/credentials/credentials.repository.ts';
+import { listFilters } from '../apps/api/src/modules/credentials/credentials.service.ts';
 import { httpClient, loadLine, machineLine, ms, num, percentile, print, startApiServer } from './support/bench.ts';
 
 const argv = process.argv.slice(2);
@@ -38,6 +42,7 @@ const rows = Number(option('rows', '1000000'));
 const samples = Number(option('samples', '30'));
 const budgetMs = Number(option('budget', '30')) * 1000;
 const explain = argv.includes('--explain');
+const exportCases = argv.includes('--export');
 const indexes = argv.flatMap((a, i) => (a === '--index' && argv[i + 1] ? [argv[i + 1]!] : []));
 const tries = argv.flatMap((a, i) => (a === '--try' && argv[i + 1] ? [argv[i + 1]!] : []));
 
@@ -134,6 +139,11 @@ try {
   );
 
   // ---- cases ----
+  /** filter.created_from/to: from `from` days ago to `to` days ago (UTC calendar days, both included). */
+  const day = (from: number, to: number) => ({
+    'filter.created_from': new Date(Date.now() - from * 86_400_000).toISOString().slice(0, 10),
+    'filter.created_to': new Date(Date.now() - to * 86_400_000).toISOString().slice(0, 10),
+  });
   const cases: { name: string; query: Record<string, string>; path?: string }[] = [
     // Reference: the cheapest request of the API (one `select 1`), to tell query time from machine load.
     { name: 'reference: GET /api/health', query: {}, path: '/api/health' },
@@ -146,6 +156,32 @@ try {
     { name: 'filter.schema_id (20 %)', query: { page: '1', limit: '10', 'filter.schema_id': info.otherSchemaId } },
     { name: 'filter.search=person123456', query: { page: '1', limit: '10', 'filter.search': 'person123456' } },
     { name: 'filter.search=Last99 (many)', query: { page: '1', limit: '10', 'filter.search': 'Last99' } },
+    // Sorts (issue "ready for a paying organization"): oldest first, and the lifecycle order.
+    { name: 'sort=created_at', query: { page: '1', limit: '10', sort: 'created_at' } },
+    { name: 'sort=created_at, page 5,000', query: { page: '5000', limit: '10', sort: 'created_at' } },
+    { name: 'sort=status', query: { page: '1', limit: '10', sort: 'status' } },
+    { name: 'sort=status, page 5,000', query: { page: '5000', limit: '10', sort: 'status' } },
+    // Offset 299,995: the last 5 CREATED and the first 5 ISSUED (two stretches in one page).
+    { name: 'sort=status, page 30,000 (two statuses)', query: { page: '30000', limit: '10', sort: 'status' } },
+    { name: 'sort=-status', query: { page: '1', limit: '10', sort: '-status' } },
+    {
+      name: 'sort=status + filter.schema_id',
+      query: { page: '1', limit: '10', sort: 'status', 'filter.schema_id': info.otherSchemaId },
+    },
+    {
+      name: 'sort=status + filter.search=Last99',
+      query: { page: '1', limit: '10', sort: 'status', 'filter.search': 'Last99' },
+    },
+    // Ranges of creation days (inclusive, UTC): yesterday holds 86,400 credentials (one a second).
+    { name: 'one day', query: { page: '1', limit: '10', ...day(1, 1) } },
+    { name: 'one day, page 5,000', query: { page: '5000', limit: '10', ...day(1, 1) } },
+    {
+      name: 'one day + filter.status=ISSUED',
+      query: { page: '1', limit: '10', 'filter.status': 'ISSUED', ...day(1, 1) },
+    },
+    { name: 'one day + sort=status', query: { page: '1', limit: '10', sort: 'status', ...day(1, 1) } },
+    { name: 'three days', query: { page: '1', limit: '10', ...day(3, 1) } },
+    { name: 'every day (1,000,000 in range)', query: { page: '1', limit: '10', ...day(30, 0) } },
   ];
   const measure = async () => {
     const results: { name: string; total: number; n: number; p50: number; p95: number; max: number }[] = [];
@@ -198,6 +234,45 @@ try {
   print('');
   table(before);
 
+  if (exportCases) {
+    // GET /api/credentials/export streamed to the end: rows/s, and the API process's resident memory sampled
+    // every 100 ms (flat: batches of 500 rows, back-pressure to this reader).
+    const rss = () => {
+      const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    };
+    print('');
+    print('| export | rows | bytes | seconds | rows/s | API RSS before | API RSS peak |');
+    print('|---|---|---|---|---|---|---|');
+    for (const c of [
+      { name: 'filter.status=REVOKED', query: { 'filter.status': 'REVOKED' } },
+      { name: 'one day + sort=status', query: { sort: 'status', ...day(1, 1) } },
+      { name: 'everything', query: {} as Record<string, string> },
+    ]) {
+      const before = rss();
+      let peak = before;
+      const timer = setInterval(() => {
+        peak = Math.max(peak, rss());
+      }, 100);
+      const started = performance.now();
+      const response = await fetch(`${info.baseUrl}/api/credentials/export?${new URLSearchParams(c.query)}`, {
+        headers: info.headers,
+      });
+      if (response.status !== 200) throw new Error(`export ${c.name}: ${response.status} ${await response.text()}`);
+      let bytes = 0;
+      let lines = 0;
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        bytes += chunk.byteLength;
+        for (const byte of chunk) if (byte === 10) lines += 1;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      clearInterval(timer);
+      print(
+        `| ${c.name} | ${num(lines - 1)} | ${(bytes / 1e6).toFixed(1)} MB | ${seconds.toFixed(1)} | ${num((lines - 1) / seconds)} | ${(before / 1e6).toFixed(0)} MB | ${(peak / 1e6).toFixed(0)} MB |`,
+      );
+    }
+  }
+
   if (explain) {
     // The statements the repository runs, captured from Drizzle as the app builds them.
     const captured: { sql: string; params: unknown[] }[] = [];
@@ -209,15 +284,13 @@ try {
       if (c.path) continue;
       captured.length = 0;
       const page = Number(c.query.page);
+      const query = zCredentialListQuery.parse(c.query);
       await findCredentials(
         db,
         info.organizationId,
-        {
-          status: c.query['filter.status'] as 'CLAIMED' | undefined,
-          schemaId: c.query['filter.schema_id'],
-          search: c.query['filter.search'],
-        },
+        listFilters(query),
         { offset: (page - 1) * 10, limit: 10 },
+        query.sort,
       );
       for (const [i, statement] of captured.entries()) {
         const plan = await pool.query(`explain (analyze, buffers) ${statement.sql}`, statement.params);

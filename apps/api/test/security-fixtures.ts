@@ -237,6 +237,7 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
     'PATCH /api/credentials/revoke': () => ({ payload: { credentials: [ids.credential] } }),
     'POST /api/credentials/delete': () => ({ payload: { credentials: [ids.credential] } }),
     'POST /api/credentials/notify/via-schema': () => ({ payload: { schema_id: ids.schema } }),
+    'POST /api/credentials/:id/resend': () => ({ payload: { locale: 'en' } }),
     'POST /api/credentials/import': () => ({
       multipart: multipart([
         { name: 'schema_id', value: ids.schema },

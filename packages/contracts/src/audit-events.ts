@@ -66,6 +66,8 @@ export const auditActionDefinitions = {
   },
   /** Claim e-mails queued by a Send (target: the schema), `count` credentials at a time. */
   'credential.sent': { target: 'credential_schema', details: z.strictObject({ count }) },
+  /** The claim e-mail of one credential sent again (`POST credentials/{id}/resend`). */
+  'credential.resent': { target: 'credential', details: z.strictObject(credentialNames) },
   'credential.revoked': { target: 'credential', details: z.strictObject(credentialNames) },
   'credential.deleted': { target: 'credential', details: z.strictObject(credentialNames) },
   /** A wallet received the credential through OpenID4VCI (actor HOLDER). */

@@ -49,3 +49,16 @@ export type Media = z.infer<typeof zMedia>;
 
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ results: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+
+/** An IANA time zone name Intl knows (`Asia/Tokyo`, `UTC`): the zone a client's calendar days and times are in. */
+export const zTimeZone = z
+  .string()
+  .max(64)
+  .refine((name) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: name });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'Must be an IANA time zone such as Asia/Tokyo');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, zPageQuery } from './common.ts';
+import { pageOf, zPageQuery, zTimeZone } from './common.ts';
 import { zCredentialSchemaAttributeType } from './credential-schemas.ts';
 import { zClaimLabel, zHolderOrganization } from './holder-display.ts';
 
@@ -398,3 +398,35 @@ export const zVerificationOutcome = z.object({
   failed_checks: z.array(zVerificationCheckCode),
 });
 export type VerificationOutcome = z.infer<typeof zVerificationOutcome>;
+
+/**
+ * `GET verifications/{id}/individuals/export`: every attempt at the verification as CSV (UTF-8 with a byte
+ * order mark), newest first, times ISO 8601 in `timezone` (IANA, default UTC).
+ */
+export const zVerificationHistoryExportQuery = z.object({
+  t: z.string().max(32).optional(),
+  timezone: zTimeZone.default('UTC'),
+});
+export type VerificationHistoryExportQuery = z.infer<typeof zVerificationHistoryExportQuery>;
+
+/**
+ * The fixed columns of the verification history export; one `claim:<name>` column follows for each claim the
+ * verification asked for (empty where the attempt kept no value).
+ */
+export const VERIFICATION_HISTORY_EXPORT_COLUMNS = [
+  'attempt_id',
+  'customer_id',
+  /** API or SIGNED_LINK: the integrator vouched for the customer id; LABEL or GENERATED: a label only. */
+  'customer_id_source',
+  'customer_id_vouched',
+  'status',
+  'created_at',
+  'verified_at',
+  'failed_at',
+  'issuer',
+  'issuer_admitted',
+  'issuer_trust_reason',
+  'issuer_trust_detail',
+  /** Codes of the failed checks, space-separated; a failed rule as RULE:<attribute>. */
+  'failed_checks',
+] as const;

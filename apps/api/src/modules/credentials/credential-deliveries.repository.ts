@@ -1,5 +1,5 @@
 import { type Database, schema } from '@cp/db';
-import { and, asc, eq, gt, inArray, isNull, lt, ne, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, notExists, or, sql } from 'drizzle-orm';
 
 const { credentialDeliveries, credentials } = schema;
 export type CredentialDeliveryRow = typeof credentialDeliveries.$inferSelect;
@@ -109,4 +109,61 @@ export async function findQueuedDeliveries(db: Database, organizationId: string,
 export async function findDelivery(db: Database, id: string) {
   const [row] = await db.select().from(credentialDeliveries).where(eq(credentialDeliveries.id, id));
   return row;
+}
+
+/**
+ * Queues one more e-mail of a credential (a resend): sequence = the latest + 1, same message as the latest,
+ * in `locale`. One statement decides and inserts, so the interval holds under concurrent requests: nothing is
+ * inserted (undefined) while the latest delivery is younger than `intervalSeconds`, and of two requests racing
+ * for the same sequence the unique (credential_id, sequence) lets one win.
+ */
+export async function insertResend(
+  db: Database,
+  organizationId: string,
+  credentialId: string,
+  locale: string,
+  intervalSeconds: number,
+): Promise<CredentialDeliveryRow | undefined> {
+  const result = await db.execute(sql`
+    insert into credential_deliveries (credential_id, organization_id, message, locale, sequence)
+    select ${credentialId}::uuid, ${organizationId}::uuid, latest.message, ${locale}, coalesce(latest.sequence, 0) + 1
+    from (select 1) as one
+    left join lateral (
+      select d.sequence, d.message, d.created_at from credential_deliveries d
+      where d.credential_id = ${credentialId}::uuid order by d.sequence desc limit 1
+    ) as latest on true
+    where latest.created_at is null or latest.created_at <= now() - make_interval(secs => ${intervalSeconds})
+    on conflict (credential_id, sequence) do nothing
+    returning id`);
+  const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
+  return row ? findDelivery(db, row.id) : undefined;
+}
+
+/** Whole seconds (at least 1) until the credential's latest delivery is `intervalSeconds` old. */
+export async function secondsUntilResend(db: Database, credentialId: string, intervalSeconds: number) {
+  const [row] = await db
+    .select({
+      seconds: sql<number>`ceil(extract(epoch from (max(${credentialDeliveries.createdAt})
+        + make_interval(secs => ${intervalSeconds}) - now())))`.mapWith(Number),
+    })
+    .from(credentialDeliveries)
+    .where(eq(credentialDeliveries.credentialId, credentialId));
+  return Math.max(1, Math.min(intervalSeconds, row?.seconds || 1));
+}
+
+/** A credential's e-mails, the latest first (at most `limit`). */
+export async function findDeliveriesOfCredential(
+  db: Database,
+  organizationId: string,
+  credentialId: string,
+  limit: number,
+) {
+  return db
+    .select()
+    .from(credentialDeliveries)
+    .where(
+      and(eq(credentialDeliveries.organizationId, organizationId), eq(credentialDeliveries.credentialId, credentialId)),
+    )
+    .orderBy(desc(credentialDeliveries.sequence))
+    .limit(limit);
 }

@@ -1,8 +1,12 @@
-import type { CredentialMailLocale, NotifyViaSchemaRequest } from '@cp/contracts';
+import {
+  CREDENTIAL_RESEND_INTERVAL_SECONDS,
+  type CredentialMailLocale,
+  type NotifyViaSchemaRequest,
+} from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { type AuditActor, recordAuditEvent } from '../audit-events/audit-events.service.ts';
+import { type AuditActor, credentialTarget, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import * as kybService from '../kyb/kyb.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
@@ -132,6 +136,71 @@ export async function deliver(deps: DeliverDeps, deliveryId: string) {
   }
   await repository.markSent(deps.db, delivery);
   return 'sent' as const;
+}
+
+export type ResendOutcome = { delivery: repository.CredentialDeliveryRow } | { retryAfterSeconds: number };
+
+export interface ResendDeps extends DeliveryDeps {
+  credentials: credentialsService.CredentialDeps;
+}
+
+/**
+ * Resends a credential's claim e-mail: a new delivery (sequence = previous + 1, the previous message) in the
+ * sender's language, sent once by the delivery job like the first. Only while the credential can still be
+ * claimed (not claimed, revoked or deleted); an offer that can no longer be redeemed is replaced first (see
+ * renewOfferIfSpent), in the same transaction. At most one e-mail per credential per
+ * CREDENTIAL_RESEND_INTERVAL_SECONDS: otherwise nothing is written and the answer says when to retry.
+ */
+export async function resendCredential(
+  deps: ResendDeps,
+  organizationId: string,
+  credentialId: string,
+  locale: CredentialMailLocale,
+  actor: AuditActor,
+): Promise<ResendOutcome> {
+  const credential = await credentialsRepository.findCredential(deps.db, organizationId, credentialId);
+  if (!credential) throw new AppError('CREDENTIAL_NOT_FOUND');
+  if (credential.status === 'CLAIMED') {
+    throw new AppError('CREDENTIAL_ALREADY_CLAIMED', { detail: 'The recipient has already claimed this credential.' });
+  }
+  if (credential.status === 'REVOKED') {
+    throw new AppError('CREDENTIAL_ALREADY_REVOKED', { detail: 'This credential was revoked.' });
+  }
+  await kybService.assertOrganizationVerified(deps.db, organizationId);
+  const outcome = await deps.db.transaction(async (tx): Promise<ResendOutcome> => {
+    const delivery = await repository.insertResend(
+      tx,
+      organizationId,
+      credentialId,
+      locale,
+      CREDENTIAL_RESEND_INTERVAL_SECONDS,
+    );
+    if (!delivery) {
+      return {
+        retryAfterSeconds: await repository.secondsUntilResend(tx, credentialId, CREDENTIAL_RESEND_INTERVAL_SECONDS),
+      };
+    }
+    await credentialsService.renewOfferIfSpent({ ...deps.credentials, db: tx }, credential);
+    await recordAuditEvent(
+      tx,
+      { organizationId, actor },
+      { action: 'credential.resent', ...credentialTarget(credential) },
+    );
+    return { delivery };
+  });
+  if ('delivery' in outcome) await deps.enqueue(outcome.delivery.id);
+  return outcome;
+}
+
+/** How many of a credential's e-mails its history shows (at most one resend a minute: hours of them). */
+const DELIVERY_HISTORY_LIMIT = 100;
+
+/** A credential's e-mails, the latest first; another organization's credential is not found. */
+export async function findDeliveries(db: Database, organizationId: string, credentialId: string) {
+  if (!(await credentialsRepository.findCredential(db, organizationId, credentialId))) {
+    throw new AppError('CREDENTIAL_NOT_FOUND');
+  }
+  return repository.findDeliveriesOfCredential(db, organizationId, credentialId, DELIVERY_HISTORY_LIMIT);
 }
 
 export async function getDelivery(db: Database, id: string) {

@@ -1,5 +1,23 @@
+import type { CredentialSort } from '@cp/contracts';
 import { type Database, schema } from '@cp/db';
-import { and, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 
 const { credentials, credentialCounts, credentialOffers, statusLists } = schema;
 export type CredentialRow = typeof credentials.$inferSelect;
@@ -69,11 +87,35 @@ export async function findCredentialById(db: Database, id: string) {
   return row;
 }
 
+export type ListedStatus = 'CREATED' | 'ISSUED' | 'CLAIMED' | 'REVOKED' | 'EXPIRED';
+
 export interface CredentialFilters {
-  status?: 'CREATED' | 'ISSUED' | 'CLAIMED' | 'REVOKED' | 'EXPIRED' | undefined;
+  status?: ListedStatus | undefined;
   schemaId?: string | undefined;
   search?: string | undefined;
+  /** Created at or after this instant. */
+  createdFrom?: Date | undefined;
+  /** Created before this instant (the exclusive end of a range of days). */
+  createdBefore?: Date | undefined;
 }
+
+/**
+ * `sort=status` orders by the lifecycle, `-status` the other way round; within a status, newest first. Each
+ * status is its own stretch of an index (credentials_org_status_idx, or credentials_org_issued_idx for ISSUED
+ * and EXPIRED), so a page is read from one or two of them, never sorted.
+ */
+export const STATUS_SORT_ORDER = ['CREATED', 'ISSUED', 'EXPIRED', 'CLAIMED', 'REVOKED'] as const;
+
+/** The statuses a sort walks through, in order: one stretch (the filter's, or all) unless it sorts by status. */
+export function statusStretches(filters: CredentialFilters, sort: CredentialSort): (ListedStatus | undefined)[] {
+  if (filters.status || (sort !== 'status' && sort !== '-status')) return [filters.status];
+  return sort === 'status' ? [...STATUS_SORT_ORDER] : [...STATUS_SORT_ORDER].reverse();
+}
+
+/** Oldest first only for `sort=created_at`; newest first otherwise (and within a status). */
+const isOldestFirst = (sort: CredentialSort) => sort === 'created_at';
+
+const hasCreatedRange = (filters: CredentialFilters) => Boolean(filters.createdFrom || filters.createdBefore);
 
 /** How many redundant counter rows (beyond one per key) a list request tolerates before compacting them. */
 const REDUNDANT_COUNTER_ROWS_BEFORE_COMPACTION = 100;
@@ -82,6 +124,9 @@ const REDUNDANT_COUNTER_ROWS_BEFORE_COMPACTION = 100;
 function listConditions(organizationId: string, filters: CredentialFilters, now: Date): SQL[] {
   const conditions: SQL[] = [eq(credentials.organizationId, organizationId), isNull(credentials.deletedAt)];
   if (filters.schemaId) conditions.push(eq(credentials.schemaId, filters.schemaId));
+  // A range on created_at: the second column of every list index, so each one bounds its scan by it.
+  if (filters.createdFrom) conditions.push(gte(credentials.createdAt, filters.createdFrom));
+  if (filters.createdBefore) conditions.push(lt(credentials.createdAt, filters.createdBefore));
   if (filters.search) {
     const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(
@@ -111,33 +156,84 @@ function listConditions(organizationId: string, filters: CredentialFilters, now:
   return conditions;
 }
 
+const byCreatedAt = (oldestFirst: boolean) =>
+  oldestFirst ? [asc(credentials.createdAt), asc(credentials.id)] : [desc(credentials.createdAt), desc(credentials.id)];
+
+/**
+ * One page of one stretch: the page's ids first, from the index alone (a deep offset walks index entries,
+ * not rows), then only those rows.
+ */
+async function findPageOfStretch(
+  db: Database,
+  organizationId: string,
+  filters: CredentialFilters,
+  oldestFirst: boolean,
+  page: { offset: number; limit: number },
+  now: Date,
+) {
+  const pageIds = db
+    .select({ id: credentials.id })
+    .from(credentials)
+    .where(and(...listConditions(organizationId, filters, now)))
+    .orderBy(...byCreatedAt(oldestFirst))
+    .offset(page.offset)
+    .limit(page.limit)
+    .as('page_ids');
+  return db
+    .select({ credential: credentials, offerExpiresAt: credentials.offerExpiresAt })
+    .from(credentials)
+    .innerJoin(pageIds, eq(credentials.id, pageIds.id))
+    .where(eq(credentials.organizationId, organizationId))
+    .orderBy(...byCreatedAt(oldestFirst));
+}
+
 export async function findCredentials(
   db: Database,
   organizationId: string,
   filters: CredentialFilters,
   page: { offset: number; limit: number },
+  sort: CredentialSort = '-created_at',
 ) {
   const now = new Date();
-  const where = and(...listConditions(organizationId, filters, now));
-  if (filters.search) return findCredentialsBySearch(db, organizationId, where, page);
-  // The page's ids first, from the index alone (a deep offset walks index entries, not rows), then
-  // only those rows.
-  const pageIds = db
-    .select({ id: credentials.id })
-    .from(credentials)
-    .where(where)
-    .orderBy(desc(credentials.createdAt), desc(credentials.id))
-    .offset(page.offset)
-    .limit(page.limit)
-    .as('page_ids');
-  const rows = await db
-    .select({ credential: credentials, offerExpiresAt: credentials.offerExpiresAt })
-    .from(credentials)
-    .innerJoin(pageIds, eq(credentials.id, pageIds.id))
-    .where(eq(credentials.organizationId, organizationId))
-    .orderBy(desc(credentials.createdAt), desc(credentials.id));
-  return { rows, total: await countCredentials(db, organizationId, filters, now) };
+  if (filters.search) return findCredentialsBySearch(db, organizationId, filters, sort, page, now);
+  const stretches = statusStretches(filters, sort);
+  if (stretches.length === 1) {
+    const rows = await findPageOfStretch(db, organizationId, filters, isOldestFirst(sort), page, now);
+    return { rows, total: await countInRange(db, organizationId, filters, now) };
+  }
+  // Sorted by status: each status's exact count says which one or two stretches the page falls in.
+  const counts = await countByStatusInRange(db, organizationId, filters, now);
+  const rows: Awaited<ReturnType<typeof findPageOfStretch>> = [];
+  let skip = page.offset;
+  for (const status of stretches as ListedStatus[]) {
+    const remaining = page.limit - rows.length;
+    if (remaining <= 0) break;
+    const size = counts[status];
+    if (skip >= size) {
+      skip -= size;
+      continue;
+    }
+    const part = await findPageOfStretch(
+      db,
+      organizationId,
+      { ...filters, status },
+      false,
+      { offset: skip, limit: Math.min(remaining, size - skip) },
+      now,
+    );
+    rows.push(...part);
+    skip = 0;
+  }
+  return { rows, total: STATUS_SORT_ORDER.reduce((sum, status) => sum + counts[status], 0) };
 }
+
+/** The rank of a credential's shown status in `sort=status` (EXPIRED: ISSUED whose latest offer has expired). */
+const statusRank = (now: Date) => sql`case
+    when ${credentials.status} = 'CREATED' then 0
+    when ${credentials.status} = 'ISSUED' and ${credentials.offerExpiresAt} <= ${now.toISOString()}::timestamptz then 2
+    when ${credentials.status} = 'ISSUED' then 1
+    when ${credentials.status} = 'CLAIMED' then 3
+    else 4 end`;
 
 /**
  * With a search term the total has to be counted on the matches: one trigram index scan finds them all,
@@ -146,30 +242,150 @@ export async function findCredentials(
 async function findCredentialsBySearch(
   db: Database,
   organizationId: string,
-  where: SQL | undefined,
+  filters: CredentialFilters,
+  sort: CredentialSort,
   page: { offset: number; limit: number },
+  now: Date,
 ) {
+  const where = and(...listConditions(organizationId, filters, now));
+  const order =
+    sort === 'created_at'
+      ? sql`created_at asc, id asc`
+      : sort === 'status'
+        ? sql`rank asc, created_at desc, id desc`
+        : sort === '-status'
+          ? sql`rank desc, created_at desc, id desc`
+          : sql`created_at desc, id desc`;
   const result = await db.execute(sql`
     with matches as materialized (
-      select ${credentials.id} as id, ${credentials.createdAt} as created_at from ${credentials} where ${where}
+      select ${credentials.id} as id, ${credentials.createdAt} as created_at, ${statusRank(now)} as rank
+      from ${credentials} where ${where}
     )
     select (select count(*) from matches)::int as total,
-      coalesce((select json_agg(p.id) from (select id from matches order by created_at desc, id desc
+      coalesce((select json_agg(p.id) from (select id from matches order by ${order}
         limit ${page.limit} offset ${page.offset}) p), '[]'::json) as ids`);
   const [summary] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
     total: number | string;
     ids: string[] | string;
   }[];
   const ids = typeof summary?.ids === 'string' ? (JSON.parse(summary.ids) as string[]) : (summary?.ids ?? []);
-  const rows =
+  const found =
     ids.length === 0
       ? []
       : await db
           .select({ credential: credentials, offerExpiresAt: credentials.offerExpiresAt })
           .from(credentials)
-          .where(and(eq(credentials.organizationId, organizationId), inArray(credentials.id, ids)))
-          .orderBy(desc(credentials.createdAt), desc(credentials.id));
+          .where(and(eq(credentials.organizationId, organizationId), inArray(credentials.id, ids)));
+  const position = new Map(ids.map((id, index) => [id, index]));
+  const rows = found.sort((a, b) => position.get(a.credential.id)! - position.get(b.credential.id)!);
   return { rows, total: Number(summary?.total ?? 0) };
+}
+
+/**
+ * The rows on either side of a range of days, as filters: before its start, and from its end on. The rows
+ * in the range are all minus these (each side one index range, like the range itself).
+ */
+function outsideCreatedRange(filters: CredentialFilters): CredentialFilters[] {
+  const { createdFrom, createdBefore, ...rest } = filters;
+  return [
+    ...(createdFrom ? [{ ...rest, createdBefore: createdFrom }] : []),
+    ...(createdBefore ? [{ ...rest, createdFrom: createdBefore }] : []),
+  ];
+}
+
+/**
+ * Whether most of the organization's credentials fall inside the range of days, judged by time alone
+ * (the range against the span from the oldest credential to the newest, two index lookups): then counting
+ * the rows outside it is the cheaper way to the same exact number.
+ */
+async function isMostlyInsideRange(db: Database, organizationId: string, filters: CredentialFilters) {
+  const [span] = await db
+    .select({
+      oldest: sql<string | null>`min(${credentials.createdAt})`,
+      newest: sql<string | null>`max(${credentials.createdAt})`,
+    })
+    .from(credentials)
+    .where(and(eq(credentials.organizationId, organizationId), isNull(credentials.deletedAt)));
+  if (!span?.oldest || !span.newest) return false;
+  const oldest = new Date(span.oldest).getTime();
+  const newest = new Date(span.newest).getTime();
+  const start = Math.max(oldest, filters.createdFrom?.getTime() ?? oldest);
+  const end = Math.min(newest, filters.createdBefore?.getTime() ?? newest);
+  return newest > oldest && (end - start) / (newest - oldest) > 0.5;
+}
+
+/**
+ * The exact total of the list's filters. Without a range of days, from the counters. Counters know statuses
+ * and schemas, not days: a range is counted on its index range (index-only), or, when it holds most of the
+ * organization's credentials, as the counters' total minus the index ranges outside it. Either way the cost
+ * grows with the smaller side, not with the organization.
+ */
+async function countInRange(db: Database, organizationId: string, filters: CredentialFilters, now: Date) {
+  if (!hasCreatedRange(filters)) return countCredentials(db, organizationId, filters, now);
+  if (!(await isMostlyInsideRange(db, organizationId, filters))) {
+    return countMatching(db, organizationId, filters, now);
+  }
+  const { createdFrom: _from, createdBefore: _before, ...unbounded } = filters;
+  let total = await countCredentials(db, organizationId, unbounded, now);
+  for (const outside of outsideCreatedRange(filters)) total -= await countMatching(db, organizationId, outside, now);
+  return total;
+}
+
+/** countInRange for every status at once (the status sort). */
+async function countByStatusInRange(
+  db: Database,
+  organizationId: string,
+  filters: CredentialFilters,
+  now: Date,
+): Promise<Record<ListedStatus, number>> {
+  if (!hasCreatedRange(filters)) return countCredentialsByStatus(db, organizationId, filters, now);
+  if (!(await isMostlyInsideRange(db, organizationId, filters))) {
+    return countMatchingByStatus(db, organizationId, filters, now);
+  }
+  const { createdFrom: _from, createdBefore: _before, ...unbounded } = filters;
+  const counts = await countCredentialsByStatus(db, organizationId, unbounded, now);
+  for (const outside of outsideCreatedRange(filters)) {
+    const excluded = await countMatchingByStatus(db, organizationId, outside, now);
+    for (const status of STATUS_SORT_ORDER) counts[status] -= excluded[status];
+  }
+  return counts;
+}
+
+/** The exact number of credentials matching the filters, counted on the rows (the index range of a day range). */
+async function countMatching(db: Database, organizationId: string, filters: CredentialFilters, now: Date) {
+  const [row] = await db
+    .select({ value: count() })
+    .from(credentials)
+    .where(and(...listConditions(organizationId, filters, now)));
+  return row?.value ?? 0;
+}
+
+/** countMatching per status, in one statement: each status counted on its own index. */
+async function countMatchingByStatus(
+  db: Database,
+  organizationId: string,
+  filters: CredentialFilters,
+  now: Date,
+): Promise<Record<ListedStatus, number>> {
+  const counted = (status: ListedStatus) =>
+    sql`(${db
+      .select({ value: count() })
+      .from(credentials)
+      .where(and(...listConditions(organizationId, { ...filters, status }, now)))})`;
+  const result = await db.execute(sql`select ${counted('CREATED')} as created, ${counted('ISSUED')} as issued,
+    ${counted('EXPIRED')} as expired, ${counted('CLAIMED')} as claimed, ${counted('REVOKED')} as revoked`);
+  const [counts] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
+    string,
+    number | string
+  >[];
+  const row = counts && {
+    CREATED: Number(counts.created),
+    ISSUED: Number(counts.issued),
+    EXPIRED: Number(counts.expired),
+    CLAIMED: Number(counts.claimed),
+    REVOKED: Number(counts.revoked),
+  };
+  return row ?? { CREATED: 0, ISSUED: 0, EXPIRED: 0, CLAIMED: 0, REVOKED: 0 };
 }
 
 /**
@@ -225,6 +441,132 @@ async function countCredentials(
     await compactCredentialCounts(db, organizationId);
   }
   return Number(row?.value ?? 0);
+}
+
+/**
+ * countCredentials for every status at once (the status sort): one pass over the organization's counters,
+ * with the same EXPIRED split (past hours from the counters, the current hour from the index).
+ */
+async function countCredentialsByStatus(
+  db: Database,
+  organizationId: string,
+  filters: CredentialFilters,
+  now: Date,
+): Promise<Record<ListedStatus, number>> {
+  const counterConditions: SQL[] = [eq(credentialCounts.organizationId, organizationId)];
+  if (filters.schemaId) counterConditions.push(eq(credentialCounts.schemaId, filters.schemaId));
+  const nowHour = sql`credential_expiry_hour(${now.toISOString()}::timestamptz)`;
+  const thisHourConditions: SQL[] = [
+    eq(credentials.organizationId, organizationId),
+    isNull(credentials.deletedAt),
+    eq(credentials.status, 'ISSUED'),
+    sql`${credentials.offerExpiresAt} >= ${nowHour}`,
+    lte(credentials.offerExpiresAt, now),
+  ];
+  if (filters.schemaId) thisHourConditions.push(eq(credentials.schemaId, filters.schemaId));
+  const sumOf = (condition: SQL) =>
+    sql<number>`coalesce(sum(${credentialCounts.delta}) filter (where ${condition}), 0)`.mapWith(Number);
+  const [row] = await db
+    .select({
+      CREATED: sumOf(sql`${credentialCounts.status} = 'CREATED'`),
+      ISSUED: sumOf(sql`${credentialCounts.status} = 'ISSUED'`),
+      expiredPastHours: sumOf(
+        sql`${credentialCounts.status} = 'ISSUED' and ${credentialCounts.expiryHour} < ${nowHour}`,
+      ),
+      expiredThisHour: sql<number>`(${db
+        .select({ value: count() })
+        .from(credentials)
+        .where(and(...thisHourConditions))})`.mapWith(Number),
+      CLAIMED: sumOf(sql`${credentialCounts.status} = 'CLAIMED'`),
+      REVOKED: sumOf(sql`${credentialCounts.status} = 'REVOKED'`),
+      rows: count(),
+      keys: sql<number>`count(distinct row(${credentialCounts.schemaId}, ${credentialCounts.status},
+        case when ${credentialCounts.expiryHour} < ${nowHour} then '-infinity'::timestamptz else ${credentialCounts.expiryHour} end))`.mapWith(
+        Number,
+      ),
+    })
+    .from(credentialCounts)
+    .where(and(...counterConditions));
+  if (row && row.rows - row.keys > REDUNDANT_COUNTER_ROWS_BEFORE_COMPACTION) {
+    await compactCredentialCounts(db, organizationId);
+  }
+  const expired = (row?.expiredPastHours ?? 0) + (row?.expiredThisHour ?? 0);
+  return {
+    CREATED: row?.CREATED ?? 0,
+    ISSUED: (row?.ISSUED ?? 0) - expired,
+    EXPIRED: expired,
+    CLAIMED: row?.CLAIMED ?? 0,
+    REVOKED: row?.REVOKED ?? 0,
+  };
+}
+
+/** The columns of the CSV export, and the exact created_at (text: microseconds) that the next batch starts after. */
+const exportColumns = {
+  id: credentials.id,
+  name: credentials.name,
+  schemaName: sql<string | null>`${credentials.schemaSnapshot}->>'name'`,
+  recipientFirstName: credentials.recipientFirstName,
+  recipientLastName: credentials.recipientLastName,
+  recipientEmail: credentials.recipientEmail,
+  status: credentials.status,
+  createdAt: credentials.createdAt,
+  issuedAt: credentials.issuedAt,
+  claimedAt: credentials.claimedAt,
+  revokedAt: credentials.revokedAt,
+  offerExpiresAt: credentials.offerExpiresAt,
+  cursor: sql<string>`${credentials.createdAt}::text`,
+};
+export interface CredentialExportRow {
+  id: string;
+  name: string;
+  schemaName: string | null;
+  recipientFirstName: string;
+  recipientLastName: string;
+  recipientEmail: string;
+  status: string;
+  createdAt: Date;
+  issuedAt: Date | null;
+  claimedAt: Date | null;
+  revokedAt: Date | null;
+  offerExpiresAt: Date | null;
+  cursor: string;
+}
+
+/** Where the previous batch of an export ended: its last row's exact created_at (as text) and id. */
+export interface ExportCursor {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * One batch of the export of one stretch (keyset pagination, the "seek method"): the rows
+ * after `after` in the list's order, read from the same index as the list's pages, never by offset.
+ */
+export async function findCredentialExportBatch(
+  db: Database,
+  organizationId: string,
+  filters: CredentialFilters,
+  oldestFirst: boolean,
+  after: ExportCursor | null,
+  limit: number,
+  now: Date,
+): Promise<CredentialExportRow[]> {
+  const conditions = listConditions(organizationId, filters, now);
+  if (after) {
+    // A row comparison the index bounds its scan with; the cursor keeps created_at's microseconds.
+    const cursor = sql`(${after.createdAt}::timestamptz, ${after.id}::uuid)`;
+    conditions.push(
+      oldestFirst
+        ? sql`(${credentials.createdAt}, ${credentials.id}) > ${cursor}`
+        : sql`(${credentials.createdAt}, ${credentials.id}) < ${cursor}`,
+    );
+  }
+  return db
+    .select(exportColumns)
+    .from(credentials)
+    .where(and(...conditions))
+    .orderBy(...byCreatedAt(oldestFirst))
+    .limit(limit);
 }
 
 /**
@@ -347,6 +689,48 @@ export async function findOpenOffer(db: Database, credentialId: string) {
     .orderBy(desc(credentialOffers.createdAt))
     .limit(1);
   return row;
+}
+
+/** The offer a wallet can still redeem: not withdrawn, not exchanged, not completed, not expired. */
+export async function findRedeemableOffer(db: Database, credentialId: string) {
+  const [row] = await db
+    .select()
+    .from(credentialOffers)
+    .where(
+      and(
+        eq(credentialOffers.credentialId, credentialId),
+        isNull(credentialOffers.revokedAt),
+        isNull(credentialOffers.redeemedAt),
+        isNull(credentialOffers.completedAt),
+        gt(credentialOffers.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function findLatestOffer(db: Database, credentialId: string) {
+  const [row] = await db
+    .select()
+    .from(credentialOffers)
+    .where(eq(credentialOffers.credentialId, credentialId))
+    .orderBy(desc(credentialOffers.createdAt))
+    .limit(1);
+  return row;
+}
+
+/** Withdraws the credential's offers not yet completed: their codes and access tokens are refused from now on. */
+export async function withdrawOffers(db: Database, credentialId: string) {
+  await db
+    .update(credentialOffers)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(credentialOffers.credentialId, credentialId),
+        isNull(credentialOffers.revokedAt),
+        isNull(credentialOffers.completedAt),
+      ),
+    );
 }
 
 export async function findOfferById(db: Database, organizationId: string, id: string) {

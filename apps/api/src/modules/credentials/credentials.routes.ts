@@ -4,18 +4,28 @@ import {
   zCreatedCredential,
   zCredential,
   zCredentialConnect,
+  zCredentialDelivery,
+  zCredentialDeliveryList,
+  zCredentialExportQuery,
   zCredentialIdsRequest,
   zCredentialListQuery,
   zIdParams,
+  zResendCredentialRequest,
 } from '@cp/contracts';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { sendCsv } from '../../lib/csv-download.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
 import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { webhookDeps } from '../webhooks/webhooks.service.ts';
+import { presentCredentialDelivery } from './credential-deliveries.presenter.ts';
+import * as deliveriesService from './credential-deliveries.service.ts';
+import { deliveryDeps } from './credential-deliveries.worker.ts';
 import { credentialImportsRoutes } from './credential-imports.routes.ts';
+import { credentialMailLocaleFromAcceptLanguage } from './credential-mail.ts';
 import { presentCredential } from './credentials.presenter.ts';
 import * as credentialsService from './credentials.service.ts';
 
@@ -34,6 +44,7 @@ export function credentialDeps(ctx: AppContext): credentialsService.CredentialDe
 
 export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = credentialDeps(ctx);
+  const resendDeps = { ...deliveryDeps(ctx), credentials: deps };
   const db = ctx.database.db;
   const organizationOf = async (id: string) => {
     const row = await organizationsService.getPublicOrganization(db, id);
@@ -112,7 +123,13 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           config: { role: 'member' }, // credentials: every member (and API keys)
           schema: {
             tags: ['credentials'],
-            summary: 'Issued credentials, newest first (filters: filter.status, filter.schema_id, filter.search)',
+            summary:
+              'Issued credentials (filters: filter.status, filter.schema_id, filter.search, filter.created_from/to)',
+            description:
+              'sort: -created_at (default, newest first), created_at, status or -status (lifecycle order: created, ' +
+              'issued, expired, claimed, revoked; newest first within a status); any other value answers 400. ' +
+              'filter.created_from and filter.created_to are inclusive days (YYYY-MM-DD) in timezone (IANA, ' +
+              'default UTC).',
             security: apiKeyOrUserSecurity,
             querystring: zCredentialListQuery,
             response: { 200: pageOf(zCredential) },
@@ -134,6 +151,91 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             page: page.page,
             limit: page.limit,
           };
+        },
+      );
+      scoped.get(
+        '/credentials/export',
+        {
+          config: { role: 'member' }, // credentials: every member (and API keys)
+          schema: {
+            tags: ['credentials'],
+            summary: 'Every credential the list filters match, in the list order, as a CSV file (streamed)',
+            description:
+              'Same filter.*, sort and timezone as GET credentials. text/csv; charset=utf-8 with a byte order mark, ' +
+              'RFC 4180 records; a value starting with =, +, -, @, TAB or CR gets a leading single quote (OWASP ' +
+              'CSV injection). Columns: id, name, type, recipient_first_name, recipient_last_name, ' +
+              'recipient_email, status, created_at, issued_at, claimed_at, expires_at, revoked_at (ISO 8601 in ' +
+              'timezone).',
+            security: apiKeyOrUserSecurity,
+            querystring: zCredentialExportQuery,
+            produces: ['text/csv'],
+          },
+        },
+        async (request, reply) => {
+          const { organizationId } = requireOrganization(request);
+          return sendCsv(
+            reply,
+            credentialsService.exportFileName('credentials', request.query.timezone),
+            credentialsService.exportCredentials(deps, organizationId, request.query),
+          );
+        },
+      );
+      scoped.post(
+        '/credentials/:id/resend',
+        {
+          config: { role: 'member' }, // credentials: every member (and API keys)
+          schema: {
+            tags: ['credentials'],
+            summary: "E-mail the credential's claim link again (queued: the delivery job sends it once)",
+            description:
+              "In body.locale, else the best match of Accept-Language, else English; with the previous e-mail's " +
+              'message. Only for a credential not claimed (409 CREDENTIAL_ALREADY_CLAIMED), revoked (409 ' +
+              'CREDENTIAL_ALREADY_REVOKED) or deleted (404). An offer that can no longer be redeemed is replaced ' +
+              'by a fresh one (the old one is withdrawn). At most one e-mail per credential per minute: 429 ' +
+              'CREDENTIAL_RESEND_TOO_SOON with Retry-After.',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            body: zResendCredentialRequest,
+            response: { 202: zCredentialDelivery },
+          },
+        },
+        async (request, reply) => {
+          const { organizationId, actor } = requireOrganization(request);
+          const locale =
+            request.body?.locale ?? credentialMailLocaleFromAcceptLanguage(request.headers['accept-language']);
+          const outcome = await deliveriesService.resendCredential(
+            resendDeps,
+            organizationId,
+            request.params.id,
+            locale,
+            actor,
+          );
+          if ('retryAfterSeconds' in outcome) {
+            reply.header('retry-after', String(outcome.retryAfterSeconds));
+            throw new AppError('CREDENTIAL_RESEND_TOO_SOON', {
+              detail: `This credential was e-mailed less than a minute ago; retry in ${outcome.retryAfterSeconds} s.`,
+            });
+          }
+          return reply.status(202).send(presentCredentialDelivery(outcome.delivery));
+        },
+      );
+      scoped.get(
+        '/credentials/:id/deliveries',
+        {
+          config: { role: 'member' }, // credentials: every member (and API keys)
+          schema: {
+            tags: ['credentials'],
+            summary: "The credential's e-mails (first one and resends), the latest first, with their status",
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            querystring: zQuery,
+            response: { 200: zCredentialDeliveryList },
+          },
+        },
+        async (request) => {
+          const { organizationId } = requireOrganization(request);
+          const rows = await deliveriesService.findDeliveries(db, organizationId, request.params.id);
+          return { results: rows.map(presentCredentialDelivery) };
         },
       );
       scoped.get(

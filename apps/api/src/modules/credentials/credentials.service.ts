@@ -1,14 +1,18 @@
 import { createHmac, randomInt, randomUUID } from 'node:crypto';
-import type {
-  ClaimLabel,
-  CreateCredentialWithRecipientRequest,
-  CredentialListQuery,
-  CredentialStatus,
+import {
+  type ClaimLabel,
+  CREDENTIAL_EXPORT_COLUMNS,
+  type CreateCredentialWithRecipientRequest,
+  type CredentialExportQuery,
+  type CredentialListQuery,
+  type CredentialStatus,
 } from '@cp/contracts';
 import { type AttributeType, buildClaims } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import { sha256 } from '../../lib/crypto.ts';
+import { csvRecord, UTF8_BOM } from '../../lib/csv.ts';
+import { calendarDay, isoInTimeZone, startOfDay, startOfNextDay } from '../../lib/time-zone.ts';
 import {
   type AuditActor,
   credentialTarget,
@@ -135,6 +139,19 @@ export function claimLabelsOf(row: repository.CredentialRow): ClaimLabel[] {
     .map((attribute) => claimLabel(schema, attribute.name));
 }
 
+/** The repository's filters of a list or export query: a range of days becomes instants in its time zone. */
+export function listFilters(query: CredentialExportQuery): repository.CredentialFilters {
+  const from = query['filter.created_from'];
+  const to = query['filter.created_to'];
+  return {
+    status: query['filter.status'],
+    schemaId: query['filter.schema_id'],
+    search: query['filter.search'] || undefined,
+    createdFrom: from ? startOfDay(from, query.timezone) : undefined,
+    createdBefore: to ? startOfNextDay(to, query.timezone) : undefined,
+  };
+}
+
 export async function findCredentials(
   deps: Pick<CredentialDeps, 'db'>,
   organizationId: string,
@@ -143,11 +160,73 @@ export async function findCredentials(
   const { rows, total } = await repository.findCredentials(
     deps.db,
     organizationId,
-    { status: query['filter.status'], schemaId: query['filter.schema_id'], search: query['filter.search'] },
+    listFilters(query),
     { offset: (query.page - 1) * query.limit, limit: query.limit },
+    query.sort,
   );
   return { rows, total, page: query.page, limit: query.limit };
 }
+
+/** Rows per query of an export: small enough that a batch is a few hundred KB, large enough to stream fast. */
+export const EXPORT_BATCH_SIZE = 500;
+
+/**
+ * Every credential the list's filters match, in the list's order, as CSV (UTF-8 with a byte order mark,
+ * RFC 4180 records, formulas neutralised, times ISO 8601 in the query's time zone), one batch at a time: read
+ * by keyset pagination and written as the reader takes it, so memory does not grow with the result. The
+ * first chunk holds the header and the first batch, so a failing query fails before anything is sent.
+ */
+export async function* exportCredentials(
+  deps: Pick<CredentialDeps, 'db'>,
+  organizationId: string,
+  query: CredentialExportQuery,
+): AsyncGenerator<string> {
+  const now = new Date();
+  const filters = listFilters(query);
+  const oldestFirst = query.sort === 'created_at';
+  const time = (instant: Date | null) => (instant ? isoInTimeZone(instant, query.timezone) : null);
+  let chunk = UTF8_BOM + csvRecord(CREDENTIAL_EXPORT_COLUMNS);
+  for (const status of repository.statusStretches(filters, query.sort)) {
+    let after: repository.ExportCursor | null = null;
+    for (;;) {
+      const batch = await repository.findCredentialExportBatch(
+        deps.db,
+        organizationId,
+        { ...filters, status },
+        oldestFirst,
+        after,
+        EXPORT_BATCH_SIZE,
+        now,
+      );
+      for (const row of batch) {
+        const expired = row.status === 'ISSUED' && row.offerExpiresAt !== null && row.offerExpiresAt <= now;
+        chunk += csvRecord([
+          row.id,
+          row.name,
+          row.schemaName,
+          row.recipientFirstName,
+          row.recipientLastName,
+          row.recipientEmail,
+          expired ? 'EXPIRED' : row.status,
+          time(row.createdAt),
+          time(row.issuedAt),
+          time(row.claimedAt),
+          time(row.offerExpiresAt),
+          time(row.revokedAt),
+        ]);
+      }
+      yield chunk;
+      chunk = '';
+      if (batch.length < EXPORT_BATCH_SIZE) break;
+      const last = batch[batch.length - 1]!;
+      after = { createdAt: last.cursor, id: last.id };
+    }
+  }
+}
+
+/** The export's file name: the day it was made, in the user's time zone. */
+export const exportFileName = (prefix: string, timeZone: string) =>
+  `${prefix}-${calendarDay(new Date(), timeZone)}.csv`;
 
 export async function getCredential(deps: Pick<CredentialDeps, 'db'>, organizationId: string, id: string) {
   const row = await repository.findCredential(deps.db, organizationId, id);
@@ -270,6 +349,32 @@ export async function ensureOffer(
   if (open) return { offer: open, credential };
   if (credential.status === 'ISSUED') return { credential };
   return createOffer(deps, credential);
+}
+
+/**
+ * Resending the e-mail of an ISSUED credential whose offer can no longer be redeemed (expired, withdrawn after
+ * too many wrong PINs, or exchanged by a wallet that never fetched the credential): a fresh offer replaces it,
+ * so the link in the new e-mail works, and every older offer is withdrawn, so none of them can be redeemed any
+ * more (OpenID4VCI §4.1: an offer is single-use; this keeps one live offer per credential). A PIN-protected
+ * offer keeps its PIN (its hash is copied): the recipient already has it. Answers the new offer, if any.
+ */
+export async function renewOfferIfSpent(
+  deps: CredentialDeps,
+  credential: repository.CredentialRow,
+): Promise<repository.CredentialOfferRow | undefined> {
+  if (credential.status !== 'ISSUED') return undefined;
+  if (await repository.findRedeemableOffer(deps.db, credential.id)) return undefined;
+  const previous = await repository.findLatestOffer(deps.db, credential.id);
+  await repository.withdrawOffers(deps.db, credential.id);
+  const id = randomUUID();
+  return repository.insertOffer(deps.db, {
+    id,
+    credentialId: credential.id,
+    organizationId: credential.organizationId,
+    preAuthorizedCodeHash: sha256(preAuthorizedCode(deps, id)),
+    txCodeHash: previous?.txCodeHash ?? null,
+    expiresAt: new Date(Date.now() + deps.offerTtlDays * 86_400_000),
+  });
 }
 
 export function offerUri(deps: Pick<CredentialDeps, 'publicUrl'>, offer: repository.CredentialOfferRow) {

@@ -10,6 +10,7 @@ import {
   zUpdateVerificationRequest,
   zVerification,
   zVerificationConnect,
+  zVerificationHistoryExportQuery,
   zVerificationIndividual,
   zVerificationIndividualPage,
   zVerificationLinkSecret,
@@ -20,10 +21,13 @@ import {
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { sendCsv } from '../../lib/csv-download.ts';
+import { calendarDay } from '../../lib/time-zone.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
 import { getLinkSecret, rotateLinkSecret } from './customer-links.ts';
 import { verifierDeps } from './openid4vp.routes.ts';
 import * as openid4vp from './openid4vp.service.ts';
+import { exportVerificationHistory } from './verification-history.service.ts';
 import { presentIndividual, presentVerification } from './verifications.presenter.ts';
 import * as verificationsService from './verifications.service.ts';
 
@@ -251,6 +255,41 @@ export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             page: page.page,
             limit: page.limit,
           };
+        },
+      );
+      scoped.get(
+        '/verifications/:id/individuals/export',
+        {
+          config: { role: 'member' }, // verifications: every member (and API keys)
+          schema: {
+            tags: ['verifications'],
+            summary: 'Every attempt at a verification as a CSV file (streamed), newest first',
+            description:
+              'text/csv; charset=utf-8 with a byte order mark, RFC 4180, formulas neutralised (OWASP). Columns: ' +
+              'attempt_id, customer_id, customer_id_source (API, SIGNED_LINK, LABEL, GENERATED), ' +
+              'customer_id_vouched, status, created_at, verified_at, failed_at, issuer, issuer_admitted, ' +
+              'issuer_trust_reason, issuer_trust_detail, failed_checks, then claim:<name> for each claim asked ' +
+              'for. Times ISO 8601 in timezone (IANA, default UTC). Note: this path takes precedence over ' +
+              'GET verifications/{id}/individuals/{customer} for a customer id of "export".',
+            security: apiKeyOrUserSecurity,
+            params: zIdParams,
+            querystring: zVerificationHistoryExportQuery,
+            produces: ['text/csv'],
+          },
+        },
+        async (request, reply) => {
+          const { organizationId } = requireOrganization(request);
+          const { presentId, chunks } = await exportVerificationHistory(
+            db,
+            organizationId,
+            request.params.id,
+            request.query.timezone,
+          );
+          return sendCsv(
+            reply,
+            `verification-${presentId}-${calendarDay(new Date(), request.query.timezone)}.csv`,
+            chunks,
+          );
         },
       );
       scoped.post(

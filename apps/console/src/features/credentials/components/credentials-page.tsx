@@ -1,40 +1,40 @@
-import type { Credential, CredentialStatus } from '@cp/contracts';
+import type { Credential, CredentialSort, CredentialStatus } from '@cp/contracts';
 import AddOutlined from '@mui/icons-material/AddOutlined';
-import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
+import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import Checkbox from '@mui/material/Checkbox';
 import MenuItem from '@mui/material/MenuItem';
 import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
+import { isApiError } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { CREDENTIAL_STATUSES } from '../../../lib/credential-statuses.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useDeleteCredentials } from '../api/delete-credentials.ts';
-import { type CredentialFilters, useCredentials } from '../api/find-credentials.ts';
+import { downloadCredentialsCsv } from '../api/export-credentials.ts';
+import {
+  CREDENTIAL_SORTS,
+  type CredentialFilters,
+  DEFAULT_CREDENTIAL_SORT,
+  isCredentialSort,
+  useCredentials,
+} from '../api/find-credentials.ts';
 import { useSchemas } from '../api/find-issuable-schemas.ts';
 import { useRevokeCredentials } from '../api/revoke-credentials.ts';
 import { CredentialDetailDialog } from './credential-detail-dialog.tsx';
-import { CredentialStatusChip } from './credential-status-chip.tsx';
-import { formatDate } from './format.ts';
+import { CredentialsTable } from './credentials-table.tsx';
 
 const pageFrom = (value: string | null) => {
   const page = Number(value);
@@ -44,7 +44,18 @@ const pageFrom = (value: string | null) => {
 const isStatus = (value: string | null): value is CredentialStatus =>
   CREDENTIAL_STATUSES.includes(value as CredentialStatus);
 
-/** /credentials/{orgId}: the issued credentials, 10 per page, filtered, with bulk revoke and delete. */
+/** A real calendar day (YYYY-MM-DD, 1900-9998, as the API takes) as a date input gives it, else nothing. */
+function dayFrom(value: string | null) {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value) || value < '1900-01-01' || value > '9998-12-31') return '';
+  // Date.parse accepts 2026-02-30 (as 2 March): the day must read back the same.
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value ? value : '';
+}
+
+/**
+ * /credentials/{orgId}: the issued credentials, 10 per page, filtered (status, schema, search, creation days),
+ * sorted by a column, exported as CSV, with bulk revoke and delete. Everything the user chose is in the URL.
+ */
 export function CredentialsPage() {
   const { t, i18n } = useTranslation();
   const { orgId } = useParams();
@@ -54,28 +65,47 @@ export function CredentialsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const page = pageFrom(searchParams.get('page'));
   const statusParam = searchParams.get('status');
+  const sortParam = searchParams.get('sort');
+  const sort: CredentialSort = isCredentialSort(sortParam) ? sortParam : DEFAULT_CREDENTIAL_SORT;
+  const from = dayFrom(searchParams.get('from'));
+  const to = dayFrom(searchParams.get('to'));
+  // A range ending before it starts is not sent (the field says why).
+  const rangeInvalid = Boolean(from && to && from > to);
   const filters: CredentialFilters = {
     status: isStatus(statusParam) ? statusParam : '',
     schema_id: searchParams.get('schema') ?? '',
     search: searchParams.get('search') ?? '',
+    created_from: rangeInvalid ? '' : from,
+    created_to: rangeInvalid ? '' : to,
   };
   const [searchText, setSearchText] = useState(filters.search ?? '');
-  const credentials = useCredentials(organizationId || undefined, page, filters);
+  const credentials = useCredentials(organizationId || undefined, page, filters, sort);
   const schemas = useSchemas(organizationId || undefined, 1, 100);
   const revoke = useRevokeCredentials(organizationId);
   const remove = useDeleteCredentials(organizationId);
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState<'revoke' | 'delete' | null>(null);
   const [viewing, setViewing] = useState<Credential | null>(null);
+  const [exporting, setExporting] = useState(false);
 
+  // Changes build on the last one asked for, not on this render's URL: two fields changed before the page
+  // renders again (the start then the end of a range) both stay. (React Router's functional update gets
+  // this render's search params too.)
+  const pendingParams = useRef<URLSearchParams | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new URL is what makes the pending change obsolete
+  useEffect(() => {
+    pendingParams.current = null;
+  }, [searchParams]);
   const setParam = (name: string, value: string) => {
-    const next = new URLSearchParams(searchParams);
+    const next = new URLSearchParams(pendingParams.current ?? searchParams);
     if (value) next.set(name, value);
     else next.delete(name);
     if (name !== 'page') next.delete('page');
+    pendingParams.current = next;
     setSearchParams(next);
     setSelected([]);
   };
+  const setSort = (next: CredentialSort) => setParam('sort', next === DEFAULT_CREDENTIAL_SORT ? '' : next);
 
   // The recipient search is sent once the user pauses typing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text triggers the search
@@ -99,6 +129,20 @@ export function CredentialsPage() {
       notify({ severity: 'success', title: t('issuing.list.linkCopied') });
     } catch {
       notify({ severity: 'error', title: t('issuing.list.linkCopyFailed') });
+    }
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await downloadCredentialsCsv(organizationId, filters, sort);
+    } catch (error) {
+      notify({
+        severity: 'error',
+        title: t(isApiError(error) && error.catalogueKey ? error.catalogueKey : 'issuing.list.exportFailed'),
+      });
+    } finally {
+      setExporting(false);
     }
   };
 
@@ -135,6 +179,9 @@ export function CredentialsPage() {
     </Button>
   );
 
+  const field = { flex: { xs: '1 1 100%', sm: '0 0 auto' } } as const;
+  // Two side by side on a phone: the list stays within reach below the filters.
+  const halfField = { flex: { xs: '1 1 140px', sm: '0 0 auto' } } as const;
   const filtersBar = (
     <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mb: 2 }}>
       <TextField
@@ -143,7 +190,7 @@ export function CredentialsPage() {
         label={t('issuing.list.filterStatus')}
         value={filters.status}
         onChange={(event) => setParam('status', event.target.value)}
-        sx={{ minWidth: 160, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+        sx={{ minWidth: 140, ...halfField }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-status' } }}
       >
         <MenuItem value="">{t('issuing.list.allStatuses')}</MenuItem>
@@ -159,7 +206,7 @@ export function CredentialsPage() {
         label={t('issuing.list.filterSchema')}
         value={schemas.data ? filters.schema_id : ''}
         onChange={(event) => setParam('schema', event.target.value)}
-        sx={{ minWidth: 200, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+        sx={{ minWidth: { xs: 140, sm: 200 }, ...halfField }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-schema' } }}
       >
         <MenuItem value="">{t('issuing.list.allSchemas')}</MenuItem>
@@ -169,6 +216,34 @@ export function CredentialsPage() {
           </MenuItem>
         ))}
       </TextField>
+      <Box sx={{ display: 'flex', gap: 2, ...field }}>
+        <TextField
+          size="small"
+          type="date"
+          label={t('issuing.list.filterFrom')}
+          value={from}
+          onChange={(event) => setParam('from', dayFrom(event.target.value))}
+          sx={{ flex: 1, minWidth: 150 }}
+          slotProps={{
+            inputLabel: { shrink: true },
+            htmlInput: { 'data-testid': 'credentials-filter-from', max: to || undefined },
+          }}
+        />
+        <TextField
+          size="small"
+          type="date"
+          label={t('issuing.list.filterTo')}
+          value={to}
+          onChange={(event) => setParam('to', dayFrom(event.target.value))}
+          error={rangeInvalid}
+          helperText={rangeInvalid ? t('issuing.list.rangeInvalid') : undefined}
+          sx={{ flex: 1, minWidth: 150 }}
+          slotProps={{
+            inputLabel: { shrink: true },
+            htmlInput: { 'data-testid': 'credentials-filter-to', min: from || undefined },
+          }}
+        />
+      </Box>
       <TextField
         size="small"
         type="search"
@@ -178,10 +253,26 @@ export function CredentialsPage() {
         sx={{ flex: '1 1 220px' }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-search' } }}
       />
+      {/* Phones show cards, without column headers: the sort is chosen here instead. */}
+      <TextField
+        select
+        size="small"
+        label={t('issuing.list.sortBy')}
+        value={sort}
+        onChange={(event) => setSort(event.target.value as CredentialSort)}
+        sx={{ display: { xs: 'flex', md: 'none' }, ...field }}
+        slotProps={{ htmlInput: { 'data-testid': 'credentials-sort-select' } }}
+      >
+        {CREDENTIAL_SORTS.map((option) => (
+          <MenuItem key={option} value={option}>
+            {t(`issuing.list.sort.${option}`)}
+          </MenuItem>
+        ))}
+      </TextField>
     </Box>
   );
 
-  const filtered = Boolean(filters.status || filters.schema_id || filters.search);
+  const filtered = Boolean(filters.status || filters.schema_id || filters.search || from || to);
 
   let content: ReactNode;
   if (!data) {
@@ -217,117 +308,63 @@ export function CredentialsPage() {
     content = (
       <>
         {filtersBar}
-        {selected.length > 0 && (
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2, flexWrap: 'wrap' }}>
-            <Typography variant="body2" sx={{ flex: 1 }}>
-              {t('issuing.list.selected', { count: selected.length })}
-            </Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2, flexWrap: 'wrap', minHeight: 40 }}>
+          <Typography variant="body2" sx={{ flex: 1, color: 'text.secondary' }} data-testid="credentials-summary">
+            {selected.length > 0
+              ? t('issuing.list.selected', { count: selected.length })
+              : t('issuing.list.total', { count: data.total })}
+          </Typography>
+          {selected.length > 0 ? (
+            <>
+              <Button
+                variant="outlined"
+                color="warning"
+                onClick={() => setConfirming('revoke')}
+                data-testid="credentials-bulk-revoke"
+              >
+                {t('issuing.list.revoke')}
+              </Button>
+              <Button
+                variant="outlined"
+                color="error"
+                onClick={() => setConfirming('delete')}
+                data-testid="credentials-bulk-delete"
+              >
+                {t('issuing.list.delete')}
+              </Button>
+            </>
+          ) : (
             <Button
               variant="outlined"
-              color="warning"
-              onClick={() => setConfirming('revoke')}
-              data-testid="credentials-bulk-revoke"
+              color="secondary"
+              startIcon={<FileDownloadOutlined />}
+              onClick={() => void exportCsv()}
+              disabled={exporting || data.total === 0}
+              data-testid="credentials-export"
             >
-              {t('issuing.list.revoke')}
+              {t('issuing.list.export')}
             </Button>
-            <Button
-              variant="outlined"
-              color="error"
-              onClick={() => setConfirming('delete')}
-              data-testid="credentials-bulk-delete"
-            >
-              {t('issuing.list.delete')}
-            </Button>
-          </Box>
-        )}
+          )}
+        </Box>
         <Card>
-          <TableContainer>
-            <Table data-testid="credentials-table" sx={{ minWidth: 860, '& th': { whiteSpace: 'nowrap' } }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell padding="checkbox">
-                    <Checkbox
-                      checked={allSelected}
-                      indeterminate={!allSelected && rows.some((row) => selected.includes(row.id))}
-                      onChange={() => setSelected(allSelected ? [] : rows.map((row) => row.id))}
-                      slotProps={{ input: { 'aria-label': t('issuing.list.selectAll') } }}
-                      data-testid="credentials-select-all"
-                    />
-                  </TableCell>
-                  <TableCell>{t('issuing.list.recipient')}</TableCell>
-                  <TableCell>{t('issuing.list.schema')}</TableCell>
-                  <TableCell>{t('issuing.list.issuedAt')}</TableCell>
-                  <TableCell>{t('issuing.list.expiresAt')}</TableCell>
-                  <TableCell>{t('issuing.list.status')}</TableCell>
-                  <TableCell align="right">{t('issuing.list.link')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={7} sx={{ textAlign: 'center', color: 'text.secondary', py: 4 }}>
-                      {t('issuing.list.noMatch')}
-                    </TableCell>
-                  </TableRow>
-                )}
-                {rows.map((row) => (
-                  <TableRow
-                    key={row.id}
-                    hover
-                    data-testid={`credential-row-${row.id}`}
-                    onClick={() => setViewing(row)}
-                    sx={{ cursor: 'pointer' }}
-                  >
-                    <TableCell padding="checkbox" onClick={(event) => event.stopPropagation()}>
-                      <Checkbox
-                        checked={selected.includes(row.id)}
-                        onChange={() => toggle(row.id)}
-                        slotProps={{ input: { 'aria-label': t('issuing.list.select') } }}
-                        data-testid={`credential-select-${row.id}`}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                        {row.recipient.first_name} {row.recipient.last_name}
-                      </Typography>
-                      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-                        {row.recipient.email}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>
-                      <Typography variant="body2">{credentialSchemaText(row.schema, i18n).name}</Typography>
-                      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-                        {row.name}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>{formatDate(row.issued_at ?? row.created_at, i18n.language)}</TableCell>
-                    <TableCell>{formatDate(row.expired_at, i18n.language)}</TableCell>
-                    <TableCell>
-                      <CredentialStatusChip id={row.id} status={row.status} />
-                    </TableCell>
-                    <TableCell align="right" onClick={(event) => event.stopPropagation()}>
-                      <Button
-                        size="small"
-                        color="secondary"
-                        startIcon={<ContentCopyOutlined fontSize="small" />}
-                        onClick={() => void copyLink(row)}
-                        data-testid={`credential-copy-${row.id}`}
-                        sx={{ whiteSpace: 'nowrap' }}
-                      >
-                        {t('issuing.list.copyLink')}
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
+          <CredentialsTable
+            rows={rows}
+            sort={sort}
+            onSort={setSort}
+            selected={selected}
+            onToggle={toggle}
+            onToggleAll={() => setSelected(allSelected ? [] : rows.map((row) => row.id))}
+            onOpen={setViewing}
+            onCopyLink={(credential) => void copyLink(credential)}
+            empty={t('issuing.list.noMatch')}
+          />
         </Card>
         {pageCount > 1 && (
           <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
             <Pagination
               count={pageCount}
               page={page}
+              siblingCount={0}
               onChange={(_, next) => setParam('page', next > 1 ? String(next) : '')}
               data-testid="credentials-pagination"
             />
@@ -348,7 +385,9 @@ export function CredentialsPage() {
       {content}
       <ConfirmDialog
         open={confirming !== null}
-        title={t(confirming === 'delete' ? 'issuing.list.deleteTitle' : 'issuing.list.revokeTitle')}
+        title={t(confirming === 'delete' ? 'issuing.list.deleteTitle' : 'issuing.list.revokeTitle', {
+          count: selected.length,
+        })}
         body={t(confirming === 'delete' ? 'issuing.list.deleteBody' : 'issuing.list.revokeBody', {
           count: selected.length,
         })}
@@ -358,7 +397,12 @@ export function CredentialsPage() {
         onConfirm={() => void confirm()}
         confirmTestId={confirming === 'delete' ? 'credentials-delete-confirm' : 'credentials-revoke-confirm'}
       />
-      <CredentialDetailDialog organizationId={organizationId} credential={viewing} onClose={() => setViewing(null)} />
+      <CredentialDetailDialog
+        organizationId={organizationId}
+        credential={viewing}
+        onClose={() => setViewing(null)}
+        onCopyLink={(credential) => void copyLink(credential)}
+      />
     </>
   );
 }
