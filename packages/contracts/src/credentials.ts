@@ -73,6 +73,8 @@ export const zCredentialListQuery = z.object({
     .optional(),
   'filter.schema_id': z.uuid().optional(),
   'filter.search': z.string().trim().max(200).optional(),
+  /** Only the credentials created by this CSV import (of the organization; another's lists nothing). */
+  'filter.import_id': z.uuid().optional(),
 });
 export type CredentialListQuery = z.infer<typeof zCredentialListQuery>;
 

@@ -73,6 +73,8 @@ export interface CredentialFilters {
   status?: 'CREATED' | 'ISSUED' | 'CLAIMED' | 'REVOKED' | 'EXPIRED' | undefined;
   schemaId?: string | undefined;
   search?: string | undefined;
+  /** The credentials of one CSV import (the wizard lists the recipients it imported). */
+  importId?: string | undefined;
 }
 
 /** How many redundant counter rows (beyond one per key) a list request tolerates before compacting them. */
@@ -82,6 +84,7 @@ const REDUNDANT_COUNTER_ROWS_BEFORE_COMPACTION = 100;
 function listConditions(organizationId: string, filters: CredentialFilters, now: Date): SQL[] {
   const conditions: SQL[] = [eq(credentials.organizationId, organizationId), isNull(credentials.deletedAt)];
   if (filters.schemaId) conditions.push(eq(credentials.schemaId, filters.schemaId));
+  if (filters.importId) conditions.push(eq(credentials.importId, filters.importId));
   if (filters.search) {
     const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(
@@ -119,7 +122,8 @@ export async function findCredentials(
 ) {
   const now = new Date();
   const where = and(...listConditions(organizationId, filters, now));
-  if (filters.search) return findCredentialsBySearch(db, organizationId, where, page);
+  // The counters know nothing of imports: an import's total is counted on its rows, as a search's is.
+  if (filters.search || filters.importId) return findCredentialsBySearch(db, organizationId, where, page);
   // The page's ids first, from the index alone (a deep offset walks index entries, not rows), then
   // only those rows.
   const pageIds = db

@@ -108,7 +108,8 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         {
           schema: {
             tags: ['credentials'],
-            summary: 'Issued credentials, newest first (filters: filter.status, filter.schema_id, filter.search)',
+            summary:
+              'Issued credentials, newest first (filters: filter.status, filter.schema_id, filter.search, filter.import_id)',
             security: apiKeyOrUserSecurity,
             querystring: zCredentialListQuery,
             response: { 200: pageOf(zCredential) },

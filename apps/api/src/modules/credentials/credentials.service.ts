@@ -108,7 +108,12 @@ export async function findCredentials(
   const { rows, total } = await repository.findCredentials(
     deps.db,
     organizationId,
-    { status: query['filter.status'], schemaId: query['filter.schema_id'], search: query['filter.search'] },
+    {
+      status: query['filter.status'],
+      schemaId: query['filter.schema_id'],
+      search: query['filter.search'],
+      importId: query['filter.import_id'],
+    },
     { offset: (query.page - 1) * query.limit, limit: query.limit },
   );
   return { rows, total, page: query.page, limit: query.limit };
