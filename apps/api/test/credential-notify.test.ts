@@ -235,12 +235,19 @@ describe('notify via schema: exactly the named credentials', () => {
     });
     expect(list.statusCode).toBe(200);
     expect(list.json().total).toBe(5);
-    expect(
-      list
-        .json()
-        .results.map((r: { recipient: { email: string } }) => r.recipient.email)
-        .sort(),
-    ).toEqual(['ann', 'cid', 'dee', 'eve', 'fay'].map((n) => `${n}@import-mail.example`));
+    // In the file's row order.
+    expect(list.json().results.map((r: { recipient: { email: string } }) => r.recipient.email)).toEqual(
+      ['ann', 'cid', 'dee', 'eve', 'fay'].map((n) => `${n}@import-mail.example`),
+    );
+    const second = await t.app.inject({
+      url: `/api/credentials?page=2&limit=2&filter.import_id=${imported.id}`,
+      headers,
+    });
+    expect(second.json()).toMatchObject({ total: 5, page: 2, limit: 2 });
+    expect(second.json().results.map((r: { recipient: { first_name: string } }) => r.recipient.first_name)).toEqual([
+      'Dee',
+      'Eve',
+    ]);
 
     const response = await notify(headers, { schema_id: schemaId, import_id: imported.id });
     expect(response.statusCode).toBe(200);

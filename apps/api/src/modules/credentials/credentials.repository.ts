@@ -1,5 +1,5 @@
 import { type Database, schema } from '@cp/db';
-import { and, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 
 const { credentials, credentialCounts, credentialOffers, statusLists } = schema;
 export type CredentialRow = typeof credentials.$inferSelect;
@@ -122,8 +122,8 @@ export async function findCredentials(
 ) {
   const now = new Date();
   const where = and(...listConditions(organizationId, filters, now));
-  // The counters know nothing of imports: an import's total is counted on its rows, as a search's is.
-  if (filters.search || filters.importId) return findCredentialsBySearch(db, organizationId, where, page);
+  if (filters.search) return findCredentialsBySearch(db, organizationId, where, page);
+  if (filters.importId) return findImportCredentials(db, organizationId, where, page);
   // The page's ids first, from the index alone (a deep offset walks index entries, not rows), then
   // only those rows.
   const pageIds = db
@@ -141,6 +141,29 @@ export async function findCredentials(
     .where(eq(credentials.organizationId, organizationId))
     .orderBy(desc(credentials.createdAt), desc(credentials.id));
   return { rows, total: await countCredentials(db, organizationId, filters, now) };
+}
+
+/**
+ * An import's credentials in the file's row order (the unique (import_id, import_row) index); the counters
+ * know nothing of imports, so its total is counted on its rows.
+ */
+async function findImportCredentials(
+  db: Database,
+  organizationId: string,
+  where: SQL | undefined,
+  page: { offset: number; limit: number },
+) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ credential: credentials, offerExpiresAt: credentials.offerExpiresAt })
+      .from(credentials)
+      .where(and(eq(credentials.organizationId, organizationId), where))
+      .orderBy(asc(credentials.importRow))
+      .offset(page.offset)
+      .limit(page.limit),
+    db.select({ value: count() }).from(credentials).where(where),
+  ]);
+  return { rows, total: total?.value ?? 0 };
 }
 
 /**

@@ -365,7 +365,7 @@ export function CreateCredentialPage() {
                 {t('issuing.recipients.add')}
               </Button>
             </Box>
-            {importedCount > 0 && (
+            {importIds.length > 1 && importedCount > 0 && (
               <Alert severity="success" sx={{ mb: 2 }} data-testid="csv-imported-count">
                 {t('issuing.csv.imported', { count: importedCount })}
               </Alert>
