@@ -404,7 +404,7 @@ describe('CreateCredentialPage', { timeout: 60_000 }, () => {
       expect(screen.queryByTestId('wizard-send')).toBeNull();
       expect(screen.queryByTestId(`wizard-schema-${typed.id}`)).toBeNull();
       if (status === 'PENDING') {
-        expect(gate.textContent).toContain('being reviewed');
+        expect(gate.textContent).toContain('as soon as your verification is approved');
         expect(screen.queryByTestId('kyb-apply-button')).toBeNull();
       } else {
         await user.click(screen.getByTestId('kyb-apply-button'));
