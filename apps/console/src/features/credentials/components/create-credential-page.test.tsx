@@ -368,6 +368,11 @@ describe('CreateCredentialPage', { timeout: 60_000 }, () => {
       expect(i18n.t('issuing.wizard.summary', { count: 1, name: 'Membership' })).toBe(one);
       expect(i18n.t('issuing.wizard.summary', { count: 2, name: 'Membership' })).toBe(other);
     }
+    i18n.changeLanguage('en');
+    expect(i18n.t('issuing.csv.counts', { count: 1, processed: 1, succeeded: 1, failed: 0 })).toBe(
+      '1 of 1 row processed: 1 succeeded, 0 failed',
+    );
+    expect(i18n.t('issuing.recipients.imported', { count: 1 })).toBe('Imported from a CSV file: 1 recipient');
     i18n.changeLanguage('es');
     expect(i18n.t('issuing.wizard.sent', { count: 1 })).toBe('Correo enviado a 1 destinatario');
     expect(i18n.t('issuing.csv.imported', { count: 1 })).toBe('1 destinatario importado de un archivo CSV');
