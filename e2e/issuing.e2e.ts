@@ -147,7 +147,7 @@ describe('issuing credentials in the console, as an organization user would', ()
     await snap(page, 'issuing-step3-preview-en');
     await page.getByTestId('wizard-send').click();
     await page.waitForURL(onConsole(product, '/credentials/'), { timeout: 30_000 });
-    await expect.poll(() => page.getByText('E-mails sent to 2 recipients').count()).toBe(1);
+    await expect.poll(() => page.getByText('E-mails sent to 2 recipients').count(), { timeout: 10_000 }).toBe(1);
 
     // Exactly the two recipients got an e-mail, once each; the API-made credential got none.
     const ours = () =>
