@@ -134,7 +134,7 @@ export async function deliver(deps: DeliverDeps, deliveryId: string) {
       to: credential.recipientEmail,
       recipientFirstName: credential.recipientFirstName,
       recipientLastName: credential.recipientLastName,
-      ...(await mailBranding(deps, delivery.organizationId)),
+      ...(await mailBranding({ ...deps, publicUrl: deps.credentials.publicUrl }, delivery.organizationId)),
       credentialName: credential.name,
       credentialDescription: credential.description,
       message: delivery.message,

@@ -3,6 +3,7 @@ import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import type { Storage } from '../../storage/storage.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
+import { mediaUrl } from '../media/media.presenter.ts';
 import * as mediaService from '../media/media.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { previewRecipientName, renderCredentialMail } from './credential-mail.ts';
@@ -13,17 +14,23 @@ export interface MailBrandingDeps {
   storage: Storage;
 }
 
+/** A logo up to this size goes inline in every e-mail; a larger one is linked (its public address). */
+export const MAX_INLINE_LOGO_BYTES = 256 * 1024;
+
 /**
- * What the e-mail shows of the organization: its name, its logo's bytes (an inline image, so the mail does
- * not depend on a remote image that mail clients block), its brand colour.
+ * What the e-mail shows of the organization: its name, its logo (inline, so the mail does not depend on a
+ * remote image that mail clients block, unless it is too large to attach to every e-mail), its brand colour.
  */
-export async function mailBranding(deps: MailBrandingDeps, organizationId: string) {
+export async function mailBranding(deps: MailBrandingDeps & { publicUrl: string }, organizationId: string) {
   const organization = await organizationsService.getPublicOrganization(deps.db, organizationId);
-  let organizationLogo: { content: Buffer; contentType: string } | null = null;
+  let organizationLogo: { content: Buffer; contentType: string } | { url: string } | null = null;
   if (organization.logoMediaId) {
     try {
       const { row, bytes } = await mediaService.readMedia(deps, organization.logoMediaId, null);
-      organizationLogo = { content: bytes, contentType: row.contentType };
+      organizationLogo =
+        bytes.length <= MAX_INLINE_LOGO_BYTES
+          ? { content: bytes, contentType: row.contentType }
+          : { url: mediaUrl(deps.publicUrl, row.id) };
     } catch (err) {
       // A logo whose file is gone: the mail goes without it. A storage outage is thrown (the job retries).
       if (!(err instanceof AppError && err.code === 'MEDIA_NOT_FOUND')) throw err;

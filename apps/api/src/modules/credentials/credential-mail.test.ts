@@ -51,6 +51,21 @@ describe('credential e-mail', () => {
     expect(pdf.attachments).toHaveLength(1);
   });
 
+  it('links a logo too large to attach, the same in the e-mail and in the preview', async () => {
+    const organizationLogo = { url: 'https://platform.example/api/media/big-logo' };
+    const mail = await credentialMail({ ...input, organizationLogo });
+    const preview = await renderCredentialMail(
+      { ...input, organizationLogo, claimUrl: 'https://p.example/x', qrContent: 'https://p.example/x' },
+      'data-uri',
+    );
+    for (const html of [mail.html, preview.html]) {
+      expect(html).toContain('<img src="https://platform.example/api/media/big-logo"');
+    }
+    expect(mail.attachments.map((a) => a.cid)).toEqual(['credential-offer-qr']);
+    const script = await credentialMail({ ...input, organizationLogo: { url: 'javascript:alert(1)' } });
+    expect(script.html).not.toContain('javascript:');
+  });
+
   it('embeds the images as data URIs for the preview, with no attachment', async () => {
     const logo = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
     const preview = await renderCredentialMail(

@@ -11,8 +11,11 @@ export interface CredentialMailContent {
   recipientFirstName: string;
   recipientLastName: string;
   organizationName: string;
-  /** The organization's logo image (its bytes: inline in the e-mail, a data URI in the preview). */
-  organizationLogo?: { content: Buffer; contentType: string } | null;
+  /**
+   * The organization's logo: its bytes (inline in the e-mail, a data URI in the preview), or for a logo too
+   * large to attach to every e-mail, its public address (in both).
+   */
+  organizationLogo?: { content: Buffer; contentType: string } | { url: string } | null;
   /** `organizations.brand_color` (`#rrggbb`); anything else (or null) is the product's teal. */
   brandColor?: string | null;
   credentialName: string;
@@ -238,17 +241,22 @@ export async function renderCredentialMail(
   const subject = m.subject(content.organizationName, content.credentialName);
   const brand = brandColorOf(content.brandColor);
   const brandText = buttonTextColor(brand);
-  const logo =
-    content.organizationLogo && extensionOf[content.organizationLogo.contentType] ? content.organizationLogo : null;
+  const logo = content.organizationLogo ?? null;
   const attachments: RenderedCredentialMail['attachments'] = [];
   const source = (cid: string, filename: string, bytes: Buffer, contentType: string) => {
     if (images === 'data-uri') return `data:${contentType};base64,${bytes.toString('base64')}`;
     attachments.push({ filename, content: bytes, contentType, cid });
     return `cid:${cid}`;
   };
-  const logoSrc = logo
-    ? source(LOGO_CID, `logo.${extensionOf[logo.contentType]}`, logo.content, logo.contentType)
-    : null;
+  const logoSrc = !logo
+    ? null
+    : 'url' in logo
+      ? /^https?:\/\//.test(logo.url)
+        ? logo.url
+        : null
+      : extensionOf[logo.contentType]
+        ? source(LOGO_CID, `logo.${extensionOf[logo.contentType]}`, logo.content, logo.contentType)
+        : null;
   const qrSrc = source(QR_CID, 'credential-offer-qr.png', qr, 'image/png');
   const text = [
     m.greeting(name),
