@@ -53,6 +53,12 @@ let nextKey = 1;
 
 /** /credentials/create?schema=&step=: choose a schema, add recipients (typed or CSV), write the e-mail, send. */
 export function CreateCredentialPage() {
+  const { current } = useIdentity();
+  // Another organization chosen mid-way starts over: its draft, its imports, never the previous one's.
+  return <CreateCredentialWizard key={current?.id ?? ''} />;
+}
+
+function CreateCredentialWizard() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
