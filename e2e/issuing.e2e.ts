@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, snap } from './support/browser.ts';
 import { onConsole, signIn } from './support/journeys.ts';
-import { type Product, startProduct } from './support/product.ts';
+import { type Product, runAdmin, startProduct } from './support/product.ts';
 
 let product: Product;
 let browser: Browser;
@@ -24,8 +24,56 @@ interface MailboxMessage {
 const mailbox = async (): Promise<MailboxMessage[]> =>
   (await fetch(`${product.consoleUrl}/dev/mailbox/messages`).then((r) => r.json())).results;
 
+/** An API key of the demo organization: what an integrator that issues through the API has. */
+function integratorKey() {
+  const organizations = runAdmin(product, ['org', 'list']);
+  const organizationId = organizations.stdout
+    .split('\n')
+    .find((line) => line.includes('Demo Organization'))
+    ?.split(' ')[0];
+  expect(organizationId).toMatch(/^[0-9a-f-]{36}$/);
+  const created = runAdmin(product, ['api-key', 'create', '--org', organizationId!, '--name', 'Integration']);
+  const key = /key: (\S+)/.exec(created.stdout)?.[1];
+  const secret = /secret: (\S+)/.exec(created.stdout)?.[1];
+  return { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` };
+}
+
+const workClaims = (first: string, last: string) => ({
+  first_name: first,
+  last_name: last,
+  date_of_birth: '1900-01-01',
+  job_title: 'Engineer',
+  location: 'Remote',
+  employment_type: 'Full time',
+  start_date: '2020-01-01',
+  end_date: '2021-01-01',
+  description: 'Created through the API',
+});
+
 describe('issuing credentials in the console, as an organization user would', () => {
-  it('issues to a typed recipient and to CSV rows (bad rows reported), sends, and the e-mail leads to a claim page with a QR code', async () => {
+  it('issues to a typed recipient and to CSV rows (bad rows reported), sends exactly them, and the e-mail leads to a claim page with a QR code', async () => {
+    // An integration already issued a credential of the same schema through the API, never e-mailed: the
+    // wizard's "Send" must not e-mail it.
+    const integrator = integratorKey();
+    const schemas = await fetch(`${product.consoleUrl}/api/schemas?page=1&limit=100`, { headers: integrator }).then(
+      (r) => r.json(),
+    );
+    const workCertificate = schemas.results.find((s: { slug: string }) => s.slug === 'work-certificate');
+    expect(workCertificate).toBeTruthy();
+    const apiMade = await fetch(`${product.consoleUrl}/api/credentials/with-recipient`, {
+      method: 'POST',
+      headers: { ...integrator, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        credential: {
+          name: 'Work Certificate',
+          schema_id: workCertificate.id,
+          claims: workClaims('Ivy', 'Integrated'),
+        },
+        recipient: { email: 'ivy@example.com', first_name: 'Ivy', last_name: 'Integrated' },
+      }),
+    });
+    expect(apiMade.status).toBe(201);
+
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -47,12 +95,13 @@ describe('issuing credentials in the console, as an organization user would', ()
     const claims: Record<string, string> = {
       first_name: 'Grace',
       last_name: 'Hopper',
-      date_of_birth: '1906-12-09',
+      // DATETIME attributes: a date-and-time picker.
+      date_of_birth: '1906-12-09T08:00',
       job_title: 'Rear Admiral',
       location: 'Arlington',
       employment_type: 'Full time',
-      start_date: '1943-12-01',
-      end_date: '1986-08-14',
+      start_date: '1943-12-01T09:00',
+      end_date: '1986-08-14T17:00',
       description: 'COBOL',
     };
     for (const [name, value] of Object.entries(claims)) await page.getByTestId(`claim-${name}`).fill(value);
@@ -79,27 +128,45 @@ describe('issuing credentials in the console, as an organization user would', ()
     await expect.poll(() => page.getByTestId('csv-import-errors').textContent()).toMatch(/3/);
     await snap(page, 'issuing-csv-import-en');
     await page.getByTestId('csv-import-done').click();
+    // The imported recipient is listed with the typed one, read back from the API.
+    await expect.poll(() => page.getByTestId('imported-recipients-0').textContent()).toContain('katherine@example.com');
 
-    // Send with a message; the preview shows it.
+    // A reload keeps everything; step 3 counts exactly the two of this run (not the API-made one).
     await page.getByTestId('wizard-next').click();
+    await page.reload();
+    await expect
+      .poll(() => page.getByTestId('wizard-summary').textContent())
+      .toBe('2 recipients will receive “Employment record” by e-mail.');
     await page.getByTestId('email-message').fill('Welcome aboard!');
-    await expect.poll(() => page.getByTestId('email-preview').textContent()).toContain('Welcome aboard!');
+    // The preview is the e-mail as sent (rendered by the API) in a sandboxed frame.
+    const preview = page.frameLocator('[data-testid="email-preview-frame"]');
+    await expect
+      .poll(() => preview.locator('[data-role="message"]').textContent(), { timeout: 10_000 })
+      .toBe('Welcome aboard!');
+    expect(await preview.locator('[data-role="greeting"]').textContent()).toBe('Hello Grace Hopper,');
+    await snap(page, 'issuing-step3-preview-en');
     await page.getByTestId('wizard-send').click();
     await page.waitForURL(onConsole(product, '/credentials/'), { timeout: 30_000 });
+    await expect.poll(() => page.getByText('E-mails sent to 2 recipients').count(), { timeout: 10_000 }).toBe(1);
 
-    // Both recipients got an e-mail; the typed recipient's leads to the claim page with a QR code.
-    await expect
-      .poll(
-        async () =>
-          (await mailbox()).filter((m) => m.to.includes('grace@example.com') || m.to.includes('katherine@example.com'))
-            .length,
-        {
-          timeout: 30_000,
-        },
-      )
-      .toBe(2);
+    // Exactly the two recipients got an e-mail, once each; the API-made credential got none.
+    const ours = () =>
+      mailbox().then((all) =>
+        all.filter((m) =>
+          ['grace@example.com', 'katherine@example.com', 'ivy@example.com'].some((e) => m.to.includes(e)),
+        ),
+      );
+    await expect.poll(async () => (await ours()).length, { timeout: 30_000 }).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await ours()).map((m) => m.to[0]).sort()).toEqual(['grace@example.com', 'katherine@example.com']);
     const message = (await mailbox()).find((m) => m.to.includes('grace@example.com'))!;
     await page.goto(`${product.consoleUrl}/dev/mailbox/${message.id}`);
+    // The mailbox shows the inline QR code (a cid: image served as a data URI).
+    const shown = page.frameLocator('iframe[title="Message"]');
+    await expect
+      .poll(() => shown.locator('img[width="240"]').evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBeGreaterThan(0);
+    await snap(page, 'issuing-mailbox-en');
     const claimLink = /href="([^"]*\/connect\/credential\/[0-9a-f-]{36})"/.exec(message.html ?? '')?.[1];
     expect(claimLink).toBeTruthy();
     const holder = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });

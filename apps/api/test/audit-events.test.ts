@@ -263,8 +263,10 @@ describe('who did what: the actor and the target of each change', () => {
 
   it('records a Send as `credential.sent` with its count, and a Send with nothing left to send as nothing', async () => {
     const org = await organization('Sender Co');
-    for (let i = 0; i < 3; i += 1) await issue(org, org.headers, { first_name: `S${i}`, last_name: 'Send' });
-    const send = { schema_id: org.schemaRecord.schema.id, message: MAIL_NOTE, locale: 'en' };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1)
+      ids.push((await issue(org, org.headers, { first_name: `S${i}`, last_name: 'Send' })).id);
+    const send = { schema_id: org.schemaRecord.schema.id, credential_ids: ids, message: MAIL_NOTE, locale: 'en' };
     expect(await ok('POST', '/api/credentials/notify/via-schema', org.headers, send)).toEqual({ queued: 3 });
     expect(await ok('POST', '/api/credentials/notify/via-schema', org.headers, send)).toEqual({ queued: 0 });
     const sent = (await log(org.headers, '&filter.action=credential.sent')).results;

@@ -68,7 +68,12 @@ const notify = (
 const deliveriesOf = (organizationId: string) =>
   db().select().from(schema.credentialDeliveries).where(eq(schema.credentialDeliveries.organizationId, organizationId));
 
-const deliverDeps = () => ({ db: db(), mailer: t.runtime.mailer, credentials: credentialDeps(t.runtime.ctx) });
+const deliverDeps = () => ({
+  db: db(),
+  storage: t.runtime.ctx.storage,
+  mailer: t.runtime.mailer,
+  credentials: credentialDeps(t.runtime.ctx),
+});
 
 describe('e-mail delivery via schema', () => {
   it('e-mails every credential exactly once, even when called twice at once, with the claim link and QR code', async () => {
@@ -84,14 +89,15 @@ describe('e-mail delivery via schema', () => {
       payload: { credentials: [revoked.id] },
     });
 
+    const credential_ids = [...created.map((c) => c.id), revoked.id];
     const [first, second] = await Promise.all([
-      notify(headers, schemaRecord.schema.id, 'Welcome to the club!'),
-      notify(headers, schemaRecord.schema.id, 'Welcome to the club!'),
+      notify(headers, schemaRecord.schema.id, 'Welcome to the club!', { credential_ids }),
+      notify(headers, schemaRecord.schema.id, 'Welcome to the club!', { credential_ids }),
     ]);
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(first.json().queued + second.json().queued).toBe(2);
-    const third = await notify(headers, schemaRecord.schema.id);
+    const third = await notify(headers, schemaRecord.schema.id, undefined, { credential_ids });
     expect(third.json()).toEqual({ queued: 0 });
 
     await waitForMails(emails);
@@ -166,7 +172,9 @@ describe('e-mail delivery via schema', () => {
     expect(stored).toMatchObject({ status: 'SENT', attempts: 1 });
 
     // notify does not queue it again.
-    expect((await notify(headers, schemaRecord.schema.id)).json()).toEqual({ queued: 0 });
+    expect(
+      (await notify(headers, schemaRecord.schema.id, undefined, { credential_ids: [credential.id] })).json(),
+    ).toEqual({ queued: 0 });
   });
 
   it('puts the delivery back for a retry when SMTP fails, with the same Message-ID on the next attempt', async () => {
@@ -223,9 +231,12 @@ describe('e-mail delivery via schema', () => {
 
   it('sends the e-mail in the requested language and stores it on the delivery', async () => {
     const { headers, schemaRecord, organization } = await verifiedOrganization('Kyoto Club');
-    await createCredential(headers, schemaRecord.schema.id, 'ja@kyoto-club.example');
+    const { id } = await createCredential(headers, schemaRecord.schema.id, 'ja@kyoto-club.example');
     // The explicit locale wins over Accept-Language.
-    const response = await notify(headers, schemaRecord.schema.id, 'ようこそ！', { locale: 'ja' });
+    const response = await notify({ ...headers, 'accept-language': 'ko' }, schemaRecord.schema.id, 'ようこそ！', {
+      locale: 'ja',
+      credential_ids: [id],
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ queued: 1 });
     const [delivery] = await deliveriesOf(organization.id);
@@ -246,10 +257,12 @@ describe('e-mail delivery via schema', () => {
 
   it('without a locale, takes the best match of Accept-Language, else English', async () => {
     const { headers, schemaRecord, organization } = await verifiedOrganization('Seoul Club');
-    await createCredential(headers, schemaRecord.schema.id, 'ko@seoul-club.example');
+    const { id } = await createCredential(headers, schemaRecord.schema.id, 'ko@seoul-club.example');
     const response = await notify(
       { ...headers, 'accept-language': 'fr-FR,ko-KR;q=0.9,es;q=0.8' },
       schemaRecord.schema.id,
+      undefined,
+      { credential_ids: [id] },
     );
     expect(response.statusCode).toBe(200);
     const [delivery] = await deliveriesOf(organization.id);
@@ -260,17 +273,19 @@ describe('e-mail delivery via schema', () => {
     expect(mail!.text).toContain('Rita Recipient님, 안녕하세요.');
 
     const other = await verifiedOrganization('Paris Club');
-    await createCredential(other.headers, other.schemaRecord.schema.id, 'fr@paris-club.example');
-    await notify({ ...other.headers, 'accept-language': 'fr-FR,de;q=0.5' }, other.schemaRecord.schema.id);
+    const fr = await createCredential(other.headers, other.schemaRecord.schema.id, 'fr@paris-club.example');
+    await notify({ ...other.headers, 'accept-language': 'fr-FR,de;q=0.5' }, other.schemaRecord.schema.id, undefined, {
+      credential_ids: [fr.id],
+    });
     const [english] = await deliveriesOf(other.organization.id);
     expect(english!.locale).toBe('en');
   });
 
   it('refuses an unsupported locale with problem+json and queues nothing', async () => {
     const { headers, schemaRecord, organization } = await verifiedOrganization('Babel Club');
-    await createCredential(headers, schemaRecord.schema.id, 'babel@babel-club.example');
+    const { id } = await createCredential(headers, schemaRecord.schema.id, 'babel@babel-club.example');
     for (const locale of ['fr', 'ja-JP', '<script>', 7, '']) {
-      const response = await notify(headers, schemaRecord.schema.id, undefined, { locale });
+      const response = await notify(headers, schemaRecord.schema.id, undefined, { locale, credential_ids: [id] });
       expect(response.statusCode).toBe(400);
       expect(response.headers['content-type']).toContain('application/problem+json');
     }
@@ -280,8 +295,8 @@ describe('e-mail delivery via schema', () => {
   it('keeps organizations apart: another organization cannot send via a schema that is not its own', async () => {
     const a = await verifiedOrganization('Alpha Mail');
     const b = await verifiedOrganization('Beta Mail');
-    await createCredential(a.headers, a.schemaRecord.schema.id, 'alpha@alpha-mail.example');
-    const response = await notify(b.headers, a.schemaRecord.schema.id);
+    const alpha = await createCredential(a.headers, a.schemaRecord.schema.id, 'alpha@alpha-mail.example');
+    const response = await notify(b.headers, a.schemaRecord.schema.id, undefined, { credential_ids: [alpha.id] });
     expect(response.statusCode).toBe(404);
     const deliveries = await db()
       .select()
@@ -295,6 +310,12 @@ describe('e-mail delivery via schema', () => {
       .update(schema.organizations)
       .set({ verificationStatus: 'PENDING', verifiedAt: null })
       .where(eq(schema.organizations.id, unverified.organization.id));
-    expect((await notify(unverified.headers, unverified.schemaRecord.schema.id)).statusCode).toBe(403);
+    expect(
+      (
+        await notify(unverified.headers, unverified.schemaRecord.schema.id, undefined, {
+          credential_ids: [alpha.id],
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });

@@ -109,7 +109,12 @@ describe('resending the claim e-mail', () => {
       method: 'POST',
       url: '/api/credentials/notify/via-schema',
       headers,
-      payload: { schema_id: schemaRecord.schema.id, message: 'Welcome to the club!', locale: 'en' },
+      payload: {
+        schema_id: schemaRecord.schema.id,
+        credential_ids: [credential.id],
+        message: 'Welcome to the club!',
+        locale: 'en',
+      },
     });
     expect(notify.json()).toEqual({ queued: 1 });
     await waitForMails(email, 1);
@@ -134,7 +139,12 @@ describe('resending the claim e-mail', () => {
       [2, 'SENT', 'ja', 'Welcome to the club!'],
     ]);
     // The job running again (a retry, another worker) sends nothing more.
-    const deliverDeps = { db: db(), mailer: t.runtime.mailer, credentials: credentialDeps(t.runtime.ctx) };
+    const deliverDeps = {
+      db: db(),
+      mailer: t.runtime.mailer,
+      storage: t.runtime.ctx.storage,
+      credentials: credentialDeps(t.runtime.ctx),
+    };
     expect(await deliveriesService.deliver(deliverDeps, stored[1]!.id)).toBe('skipped');
     await sleep(300);
     expect(await mailsTo(email)).toHaveLength(2);
@@ -172,7 +182,7 @@ describe('resending the claim e-mail', () => {
       method: 'POST',
       url: '/api/credentials/notify/via-schema',
       headers,
-      payload: { schema_id: schemaRecord.schema.id },
+      payload: { schema_id: schemaRecord.schema.id, credential_ids: [credential.id] },
     });
     expect(notify.json()).toEqual({ queued: 0 });
     const after = (await t.app.inject({ url: `/api/credentials/${credential.id}`, headers })).json();

@@ -352,11 +352,11 @@ describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on Postgr
       .where(eq(schema.credentials.importId, importId));
     expect(imported).toEqual({ n: ROWS, rows: ROWS });
 
-    // E-mail every credential of the schema; stop the worker gracefully part-way, then start another.
+    // E-mail every credential of the import; stop the worker gracefully part-way, then start another.
     const notified = await api('/api/credentials/notify/via-schema', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schema_id: schemaId }),
+      body: JSON.stringify({ schema_id: schemaId, import_id: importId }),
     });
     expect(notified.status, await notified.clone().text()).toBe(200);
     expect((await notified.json()).queued).toBe(ROWS);

@@ -236,8 +236,13 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
     }),
     'PATCH /api/credentials/revoke': () => ({ payload: { credentials: [ids.credential] } }),
     'POST /api/credentials/delete': () => ({ payload: { credentials: [ids.credential] } }),
-    'POST /api/credentials/notify/via-schema': () => ({ payload: { schema_id: ids.schema } }),
     'POST /api/credentials/:id/resend': () => ({ payload: { locale: 'en' } }),
+    'POST /api/credentials/notify/via-schema': () => ({
+      payload: { schema_id: ids.schema, credential_ids: [ids.credential], import_id: ids.credentialImport },
+    }),
+    'POST /api/credentials/mail-preview': () => ({
+      payload: { schema_id: ids.schema, credential_id: ids.credential },
+    }),
     'POST /api/credentials/import': () => ({
       multipart: multipart([
         { name: 'schema_id', value: ids.schema },

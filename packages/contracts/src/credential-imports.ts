@@ -54,9 +54,19 @@ export const credentialMailLocales = ['en', 'ja', 'es', 'ko'] as const;
 export const zCredentialMailLocale = z.enum(credentialMailLocales);
 export type CredentialMailLocale = z.infer<typeof zCredentialMailLocale>;
 
-/** `POST credentials/notify/via-schema`: e-mail every credential of the schema that was never e-mailed. */
+/** At most this many credential ids per `POST credentials/notify/via-schema` call (the console sends batches). */
+export const NOTIFY_MAX_CREDENTIAL_IDS = 1000;
+
+/**
+ * `POST credentials/notify/via-schema`: e-mail exactly the named credentials of the schema — `credential_ids`
+ * and/or every successful row of the CSV import `import_id` — that can still be sent (not claimed, revoked or
+ * deleted, and not e-mailed already). At least one of the two is required: nothing is ever sent to "every
+ * credential of the schema". Ids of another organization, or of another schema, are ignored.
+ */
 export const zNotifyViaSchemaRequest = z.strictObject({
   schema_id: z.uuid(),
+  credential_ids: z.array(z.uuid()).max(NOTIFY_MAX_CREDENTIAL_IDS).optional(),
+  import_id: z.uuid().optional(),
   message: z.string().trim().max(2000).optional(),
   /**
    * The e-mail's language (the sender's console language). Without it, the best match of the request's
@@ -65,7 +75,30 @@ export const zNotifyViaSchemaRequest = z.strictObject({
   locale: zCredentialMailLocale.optional(),
 });
 export type NotifyViaSchemaRequest = z.infer<typeof zNotifyViaSchemaRequest>;
+/** `queued`: how many e-mails this call queued, exactly (each goes out once). */
 export const zNotifyViaSchemaResponse = z.object({ queued: z.number().int() });
+export type NotifyViaSchemaResponse = z.infer<typeof zNotifyViaSchemaResponse>;
+
+/**
+ * `POST credentials/mail-preview`: the credential e-mail exactly as it will be sent (the same renderer), for
+ * the first recipient (or a placeholder name), with a placeholder claim link and QR code.
+ */
+export const zCredentialMailPreviewRequest = z.strictObject({
+  schema_id: z.uuid(),
+  /** The credential's name; the schema's name when empty. */
+  name: z.string().trim().max(200).optional(),
+  description: z.string().trim().max(1000).optional(),
+  message: z.string().trim().max(2000).optional(),
+  locale: zCredentialMailLocale.optional(),
+  /** The first recipient as typed in the wizard; else `credential_id` names one of the organization's. */
+  recipient: z
+    .strictObject({ first_name: z.string().trim().max(100), last_name: z.string().trim().max(100) })
+    .optional(),
+  credential_id: z.uuid().optional(),
+});
+export type CredentialMailPreviewRequest = z.infer<typeof zCredentialMailPreviewRequest>;
+export const zCredentialMailPreview = z.object({ subject: z.string(), html: z.string(), text: z.string() });
+export type CredentialMailPreview = z.infer<typeof zCredentialMailPreview>;
 
 /** `GET credentials/import/template?schema_id=` answers text/csv: the header and one sample row. */
 export const zCredentialImportTemplateQuery = z.object({ schema_id: z.uuid(), t: z.string().max(32).optional() });

@@ -97,6 +97,8 @@ const credentialListFilters = {
    * The IANA time zone the days of `filter.created_from`/`filter.created_to` are in (the console sends the
    * user's), and that the CSV export writes times in. Default `UTC`.
    */
+  /** Only the credentials created by this CSV import (of the organization; another's lists nothing). */
+  'filter.import_id': z.uuid().optional(),
   timezone: zTimeZone.default('UTC'),
   sort: zCredentialSort.default('-created_at'),
 };

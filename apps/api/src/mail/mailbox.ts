@@ -13,7 +13,15 @@ export interface CaughtMessage {
   subject: string | null;
   text: string | null;
   html: string | null;
+  /**
+   * The images the HTML shows by `cid:` (RFC 2392): the page rewrites those references to data URIs. Absent
+   * from messages caught before they were kept.
+   */
+  inline_images?: { cid: string; content_type: string; base64: string }[];
 }
+
+/** Inline images at most this large each are kept for the page (the QR code is a few KB). */
+const MAX_INLINE_IMAGE_BYTES = 2 * 1024 * 1024;
 
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
@@ -77,7 +85,24 @@ export class Mailbox {
   }
 
   async #store(raw: Buffer, recipients: string[]) {
+    // postal-mime decodes RFC 2047 encoded words in the headers and each part by its transfer encoding and
+    // charset, so Japanese, Korean or Spanish text reads as sent.
     const parsed = await PostalMime.parse(raw);
+    const inlineImages = parsed.attachments
+      .filter((a) => a.contentId && a.mimeType.startsWith('image/'))
+      .map((a) => {
+        const content = a.content;
+        const bytes =
+          typeof content === 'string'
+            ? Buffer.from(content, 'base64')
+            : content instanceof Uint8Array
+              ? Buffer.from(content)
+              : Buffer.from(new Uint8Array(content));
+        // Content-ID is `<id>` (RFC 2392 §2): `cid:id` references it without the brackets.
+        return { cid: a.contentId!.replace(/^<|>$/g, ''), content_type: a.mimeType, bytes };
+      })
+      .filter((a) => a.bytes.length <= MAX_INLINE_IMAGE_BYTES && /^image\/(png|jpeg|gif|webp)$/.test(a.content_type))
+      .map(({ bytes, ...a }) => ({ ...a, base64: bytes.toString('base64') }));
     const message: CaughtMessage = {
       id: randomUUID(),
       received_at: new Date().toISOString(),
@@ -86,6 +111,7 @@ export class Mailbox {
       subject: parsed.subject ?? null,
       text: parsed.text ?? null,
       html: parsed.html ?? null,
+      ...(inlineImages.length > 0 ? { inline_images: inlineImages } : {}),
     };
     this.#messages.unshift(message);
     await writeFile(

@@ -150,6 +150,7 @@ export async function completeAuth(deps: AuthDeps, input: CompleteAuthRequest): 
     username: text(claims.preferred_username),
     firstName: text(claims.given_name),
     lastName: text(claims.family_name),
+    locale: text(claims.locale),
   });
   await organizationsService.syncProviderOrganizations(deps.db, user.id, String(idClaims.iss), claims.organizations);
   // Back-Channel Logout 1.0 §2.1 / §2.4: the provider's session id, so a logout token naming it ends

@@ -4,47 +4,112 @@ import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, notExists, or, sql } f
 const { credentialDeliveries, credentials } = schema;
 export type CredentialDeliveryRow = typeof credentialDeliveries.$inferSelect;
 
+/** The first e-mail of a credential; "resend" adds later sequences. */
+export const FIRST_DELIVERY_SEQUENCE = 1;
+
 /**
- * Queues one delivery per credential of the schema that was never queued (keyset over credential ids, so
- * no recipient is skipped while the set shrinks). The unique credential_id makes concurrent calls safe:
- * a credential is queued once. Answers the new deliveries' ids.
+ * A credential that can still get its first e-mail: this organization's, of this schema, not deleted,
+ * revoked or claimed, and never queued before (no first delivery).
  */
-export async function queueDeliveriesForSchema(
+function sendable(db: Database, organizationId: string, schemaId: string) {
+  return and(
+    eq(credentials.organizationId, organizationId),
+    eq(credentials.schemaId, schemaId),
+    isNull(credentials.deletedAt),
+    isNull(credentials.revokedAt),
+    inArray(credentials.status, ['CREATED', 'ISSUED']),
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(credentialDeliveries)
+        .where(
+          and(
+            eq(credentialDeliveries.credentialId, credentials.id),
+            eq(credentialDeliveries.sequence, FIRST_DELIVERY_SEQUENCE),
+          ),
+        ),
+    ),
+  );
+}
+
+/**
+ * Queues the first delivery of each sendable credential among `credentialIds` (at most a page, ≤ 1,000), and
+ * only of those: ids of another organization or schema match nothing. The unique (credential_id, sequence)
+ * makes concurrent calls safe: a credential is queued once. Answers the new deliveries' ids.
+ */
+export async function queueFirstDeliveries(
   db: Database,
   organizationId: string,
   schemaId: string,
+  credentialIds: string[],
   mail: { message: string | null; locale: string },
-  afterCredentialId: string | null,
-  limit: number,
 ) {
+  if (credentialIds.length === 0) return [] as string[];
   const candidates = await db
     .select({ id: credentials.id })
     .from(credentials)
-    .where(
-      and(
-        eq(credentials.organizationId, organizationId),
-        eq(credentials.schemaId, schemaId),
-        isNull(credentials.deletedAt),
-        isNull(credentials.revokedAt),
-        inArray(credentials.status, ['CREATED', 'ISSUED']),
-        afterCredentialId ? gt(credentials.id, afterCredentialId) : undefined,
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(credentialDeliveries)
-            .where(eq(credentialDeliveries.credentialId, credentials.id)),
-        ),
-      ),
-    )
-    .orderBy(asc(credentials.id))
-    .limit(limit);
-  if (candidates.length === 0) return { queued: [] as string[], last: null };
+    .where(and(inArray(credentials.id, credentialIds), sendable(db, organizationId, schemaId)));
+  if (candidates.length === 0) return [] as string[];
   const rows = await db
     .insert(credentialDeliveries)
-    .values(candidates.map((c) => ({ credentialId: c.id, organizationId, message: mail.message, locale: mail.locale })))
+    .values(
+      candidates.map((c) => ({
+        credentialId: c.id,
+        organizationId,
+        message: mail.message,
+        locale: mail.locale,
+        sequence: FIRST_DELIVERY_SEQUENCE,
+      })),
+    )
     .onConflictDoNothing({ target: [credentialDeliveries.credentialId, credentialDeliveries.sequence] })
     .returning({ id: credentialDeliveries.id });
-  return { queued: rows.map((r) => r.id), last: candidates[candidates.length - 1]!.id };
+  return rows.map((r) => r.id);
+}
+
+/**
+ * One page of an import's credentials in row order (keyset on the unique (import_id, import_row) index), so
+ * a million-row import is never loaded at once. `last` is the next page's cursor, null after the last page.
+ */
+export async function findImportCredentialIds(
+  db: Database,
+  organizationId: string,
+  importId: string,
+  afterImportRow: number | null,
+  limit: number,
+) {
+  const rows = await db
+    .select({ id: credentials.id, row: credentials.importRow })
+    .from(credentials)
+    .where(
+      and(
+        eq(credentials.importId, importId),
+        eq(credentials.organizationId, organizationId),
+        afterImportRow === null ? undefined : gt(credentials.importRow, afterImportRow),
+      ),
+    )
+    .orderBy(asc(credentials.importRow))
+    .limit(limit);
+  return { ids: rows.map((r) => r.id), last: rows.length === limit ? (rows[rows.length - 1]!.row ?? null) : null };
+}
+
+/**
+ * First deliveries of the named credentials still QUEUED (e.g. queued by a process that stopped before
+ * sending their jobs): their jobs are sent again (the claim makes a second job harmless).
+ */
+export async function findQueuedFirstDeliveries(db: Database, organizationId: string, credentialIds: string[]) {
+  if (credentialIds.length === 0) return [];
+  const rows = await db
+    .select({ id: credentialDeliveries.id })
+    .from(credentialDeliveries)
+    .where(
+      and(
+        eq(credentialDeliveries.organizationId, organizationId),
+        inArray(credentialDeliveries.credentialId, credentialIds),
+        eq(credentialDeliveries.sequence, FIRST_DELIVERY_SEQUENCE),
+        eq(credentialDeliveries.status, 'QUEUED'),
+      ),
+    );
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -88,22 +153,6 @@ export async function releaseDelivery(db: Database, id: string, error: string, f
     .update(credentialDeliveries)
     .set({ status: final ? 'FAILED' : 'QUEUED', lastError: error.slice(0, 1000) })
     .where(and(eq(credentialDeliveries.id, id), eq(credentialDeliveries.status, 'SENDING')));
-}
-
-/** Deliveries still waiting (e.g. queued by a process that stopped before sending their jobs). */
-export async function findQueuedDeliveries(db: Database, organizationId: string, schemaId: string) {
-  const rows = await db
-    .select({ id: credentialDeliveries.id })
-    .from(credentialDeliveries)
-    .innerJoin(credentials, eq(credentials.id, credentialDeliveries.credentialId))
-    .where(
-      and(
-        eq(credentialDeliveries.organizationId, organizationId),
-        eq(credentials.schemaId, schemaId),
-        eq(credentialDeliveries.status, 'QUEUED'),
-      ),
-    );
-  return rows.map((r) => r.id);
 }
 
 export async function findDelivery(db: Database, id: string) {

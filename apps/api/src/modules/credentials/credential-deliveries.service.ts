@@ -1,16 +1,19 @@
 import {
   CREDENTIAL_RESEND_INTERVAL_SECONDS,
   type CredentialMailLocale,
+  NOTIFY_MAX_CREDENTIAL_IDS,
   type NotifyViaSchemaRequest,
 } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import type { Storage } from '../../storage/storage.ts';
 import { type AuditActor, credentialTarget, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import * as kybService from '../kyb/kyb.service.ts';
-import * as organizationsService from '../organizations/organizations.service.ts';
 import * as repository from './credential-deliveries.repository.ts';
+import * as importsService from './credential-imports.service.ts';
+import { mailBranding } from './credential-mail.service.ts';
 import { credentialMail, toCredentialMailLocale } from './credential-mail.ts';
 import * as credentialsRepository from './credentials.repository.ts';
 import * as credentialsService from './credentials.service.ts';
@@ -18,7 +21,8 @@ import * as credentialsService from './credentials.service.ts';
 /** A SENDING delivery older than this is taken to belong to a dead worker and may be retried. */
 export const STALE_SENDING_SECONDS = 5 * 60;
 export const MAX_DELIVERY_ATTEMPTS = 5;
-const QUEUE_PAGE = 1000;
+/** Rows of an import read per page when sending to it; tests lower it to cross page boundaries. */
+export const notifyPaging = { importPageSize: 1000 };
 
 export interface DeliveryDeps {
   db: Database;
@@ -27,8 +31,10 @@ export interface DeliveryDeps {
 }
 
 /**
- * Queues one e-mail per credential of the schema that was never queued, in `locale` (the route resolves it
- * from the request); answers how many were queued.
+ * Queues the first e-mail of exactly the named credentials — `credential_ids` and/or every row of the
+ * import `import_id` — that can still be sent, in `locale` (the route resolves it from the request), and
+ * answers how many were queued by this call. Ids of another organization or schema are ignored; nothing is
+ * ever sent to credentials that were not named (a credential created another way is not "this send").
  */
 export async function notifyViaSchema(
   deps: DeliveryDeps,
@@ -36,50 +42,80 @@ export async function notifyViaSchema(
   input: NotifyViaSchemaRequest & { locale: CredentialMailLocale },
   actor: AuditActor,
 ) {
+  if (!input.credential_ids?.length && !input.import_id) {
+    throw new AppError('REQUEST_INVALID', {
+      detail: `Name the credentials to e-mail: credential_ids (up to ${NOTIFY_MAX_CREDENTIAL_IDS} per call) and/or import_id.`,
+      errors: [{ path: 'body.credential_ids', message: 'Required unless import_id is given' }],
+    });
+  }
   await kybService.assertOrganizationVerified(deps.db, organizationId);
-  // Another organization's schema is not found.
+  // Another organization's schema or import is not found.
   const schema = await credentialSchemasService.getCredentialSchema(deps.db, { organizationId, id: input.schema_id });
-  // Deliveries left QUEUED by an earlier call whose jobs were never sent get their job again (the claim
-  // makes a second job harmless).
-  const leftovers = await repository.findQueuedDeliveries(deps.db, organizationId, input.schema_id);
+  if (input.import_id) {
+    const row = await importsService.getImport(deps.db, organizationId, input.import_id);
+    if (row.schemaId !== input.schema_id) {
+      throw new AppError('REQUEST_INVALID', {
+        detail: 'The import is of another schema.',
+        errors: [{ path: 'body.import_id', message: 'Not an import of schema_id' }],
+      });
+    }
+    if (row.status === 'PENDING' || row.status === 'PROCESSING') {
+      throw new AppError('CONFLICT', { detail: 'The import has not finished yet: send once it has.' });
+    }
+  }
+  const mail = { message: input.message || null, locale: input.locale };
+  const enqueued = new Set<string>();
   let queued = 0;
-  let after: string | null = null;
-  for (;;) {
-    // The activity log gets one `credential.sent` per page queued (a Send of 100,000 credentials writes 100
-    // events, not 100,000), in the page's own transaction: queued deliveries always have their event.
-    const page = await deps.db.transaction(async (tx) => {
-      const queuedPage = await repository.queueDeliveriesForSchema(
-        tx,
-        organizationId,
-        input.schema_id,
-        { message: input.message || null, locale: input.locale },
-        after,
-        QUEUE_PAGE,
-      );
-      if (queuedPage.queued.length > 0) {
+  const sendBatch = async (credentialIds: string[]) => {
+    // Deliveries left QUEUED by an earlier call whose jobs were never sent get their job again.
+    const leftovers = await repository.findQueuedFirstDeliveries(deps.db, organizationId, credentialIds);
+    // The activity log gets one `credential.sent` per batch queued (a Send of 100,000 credentials writes 100
+    // events, not 100,000), in the batch's own transaction: queued deliveries always have their event.
+    const created = await deps.db.transaction(async (tx) => {
+      const ids = await repository.queueFirstDeliveries(tx, organizationId, input.schema_id, credentialIds, mail);
+      if (ids.length > 0) {
         await recordAuditEvent(
           tx,
           { organizationId, actor },
           {
             action: 'credential.sent',
             target: { id: schema.schema.id, label: schema.schema.name },
-            details: { count: queuedPage.queued.length },
+            details: { count: ids.length },
           },
         );
       }
-      return queuedPage;
+      return ids;
     });
-    for (const id of page.queued) await deps.enqueue(id);
-    queued += page.queued.length;
-    if (page.last === null) break;
-    after = page.last;
+    queued += created.length;
+    for (const id of [...created, ...leftovers]) {
+      if (enqueued.has(id)) continue;
+      enqueued.add(id);
+      await deps.enqueue(id);
+    }
+  };
+  if (input.credential_ids?.length) await sendBatch([...new Set(input.credential_ids)]);
+  if (input.import_id) {
+    let after: number | null = null;
+    for (;;) {
+      const page = await repository.findImportCredentialIds(
+        deps.db,
+        organizationId,
+        input.import_id,
+        after,
+        notifyPaging.importPageSize,
+      );
+      await sendBatch(page.ids);
+      if (page.last === null) break;
+      after = page.last;
+    }
   }
-  for (const id of leftovers) await deps.enqueue(id);
   return { queued };
 }
 
 export interface DeliverDeps {
   db: Database;
+  /** Where the organization's logo is read from (an inline image of the e-mail). */
+  storage: Storage;
   mailer: Pick<Mailer, 'send'>;
   credentials: credentialsService.CredentialDeps;
 }
@@ -109,18 +145,15 @@ export async function deliver(deps: DeliverDeps, deliveryId: string) {
       await repository.releaseDelivery(deps.db, delivery.id, 'The credential offer has expired.', true);
       return 'failed' as const;
     }
-    const organization = await organizationsService.getPublicOrganization(deps.db, delivery.organizationId);
     const mail = await credentialMail({
       deliveryId: delivery.id,
       locale: toCredentialMailLocale(delivery.locale),
       to: credential.recipientEmail,
       recipientFirstName: credential.recipientFirstName,
       recipientLastName: credential.recipientLastName,
-      organizationName: organization.name,
-      organizationLogoUrl: organization.logoMediaId
-        ? `${deps.credentials.publicUrl}/api/media/${organization.logoMediaId}`
-        : null,
+      ...(await mailBranding({ ...deps, publicUrl: deps.credentials.publicUrl }, delivery.organizationId)),
       credentialName: credential.name,
+      credentialDescription: credential.description,
       message: delivery.message,
       publicUrl: deps.credentials.publicUrl,
       credentialId: credential.id,

@@ -24,7 +24,7 @@ export function deliveryDeps(ctx: AppContext) {
 
 /** One job per delivery: a retry (with backoff) or a restart resends only that one, and only if not SENT. */
 export async function registerCredentialDeliveryWorker(ctx: AppContext, mailer: Pick<Mailer, 'send'>) {
-  const deps = { db: ctx.database.db, mailer, credentials: credentialDeps(ctx) };
+  const deps = { db: ctx.database.db, storage: ctx.storage, mailer, credentials: credentialDeps(ctx) };
   await ctx.jobs.register<CredentialDeliveryJob>(CREDENTIAL_DELIVERY_QUEUE, async (job) => {
     await deliver(deps, job.deliveryId);
   });

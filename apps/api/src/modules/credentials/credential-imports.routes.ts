@@ -4,6 +4,8 @@ import {
   zCredentialImportFields,
   zCredentialImportStarted,
   zCredentialImportTemplateQuery,
+  zCredentialMailPreview,
+  zCredentialMailPreviewRequest,
   zIdParams,
   zNotifyViaSchemaRequest,
   zNotifyViaSchemaResponse,
@@ -19,6 +21,7 @@ import { deliveryDeps } from './credential-deliveries.worker.ts';
 import { presentCredentialImport } from './credential-imports.presenter.ts';
 import * as importsService from './credential-imports.service.ts';
 import { importDeps } from './credential-imports.worker.ts';
+import * as mailService from './credential-mail.service.ts';
 import { credentialMailLocaleFromAcceptLanguage } from './credential-mail.ts';
 
 const zQuery = z.object({ t: z.string().max(32).optional() });
@@ -43,11 +46,17 @@ function uploadError(err: unknown): unknown {
   return err;
 }
 
-/** CSV import (durable job), its template, and e-mail delivery of a schema's credentials. */
+/** CSV import (durable job), its template, the e-mail's preview and e-mail delivery of named credentials. */
 export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
   const imports = importDeps(ctx);
   const deliveries = deliveryDeps(ctx);
+  const preview = {
+    db,
+    storage: ctx.storage,
+    publicUrl: ctx.config.publicUrl,
+    offerTtlDays: ctx.config.credentialEngine.offerTtlDays,
+  };
   return async (plugin) => {
     await plugin.register(multipart, {
       limits: { fileSize: CREDENTIAL_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 2048 },
@@ -149,7 +158,8 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         config: { role: 'member' }, // issuing: every member (and API keys)
         schema: {
           tags: ['credentials'],
-          summary: 'E-mail every credential of the schema that was never e-mailed (one job per credential)',
+          summary:
+            'E-mail exactly the named credentials (credential_ids, ≤ 1,000 per call, and/or import_id) that were never e-mailed; answers how many were queued',
           security: apiKeyOrUserSecurity,
           body: zNotifyViaSchemaRequest,
           response: { 200: zNotifyViaSchemaResponse },
@@ -160,6 +170,25 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
         const locale =
           request.body.locale ?? credentialMailLocaleFromAcceptLanguage(request.headers['accept-language']);
         return deliveriesService.notifyViaSchema(deliveries, organizationId, { ...request.body, locale }, actor);
+      },
+    );
+
+    app.post(
+      '/credentials/mail-preview',
+      {
+        schema: {
+          tags: ['credentials'],
+          summary: 'The credential e-mail as it will be sent (subject, HTML, text), with a placeholder claim link',
+          security: apiKeyOrUserSecurity,
+          body: zCredentialMailPreviewRequest,
+          response: { 200: zCredentialMailPreview },
+        },
+      },
+      async (request) => {
+        const { organizationId } = requireOrganization(request);
+        const locale =
+          request.body.locale ?? credentialMailLocaleFromAcceptLanguage(request.headers['accept-language']);
+        return mailService.previewCredentialMail(preview, organizationId, { ...request.body, locale });
       },
     );
   };

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  brandColorOf,
+  buttonTextColor,
+  contrastRatio,
   credentialMail,
   credentialMailLocaleFromAcceptLanguage,
+  DEFAULT_BRAND_COLOR,
   deliveryMessageId,
+  renderCredentialMail,
   toCredentialMailLocale,
 } from './credential-mail.ts';
 
@@ -22,20 +27,79 @@ const input = {
 };
 
 describe('credential e-mail', () => {
-  it('carries the logo, the message, the claim link, the QR code and a plain-text part, escaped', async () => {
-    const mail = await credentialMail({ ...input, organizationLogoUrl: 'https://platform.example/api/media/logo-1' });
-    expect(mail.html).toContain('<img src="https://platform.example/api/media/logo-1"');
+  it('carries the logo as an inline image, the message, the claim link, the QR code and a plain-text part, escaped', async () => {
+    const logo = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const mail = await credentialMail({ ...input, organizationLogo: { content: logo, contentType: 'image/png' } });
+    expect(mail.html).toContain('<img src="cid:organization-logo"');
+    expect(mail.attachments.map((a) => a.cid)).toEqual(['organization-logo', 'credential-offer-qr']);
+    expect(mail.attachments[0]!.content.equals(logo)).toBe(true);
     expect(mail.html).toContain('Acme &lt;University&gt;');
     expect(mail.html).not.toContain('Acme <University>');
     expect(mail.html).toContain('Congratulations!');
     expect(mail.html).toContain('https://platform.example/connect/credential/00000000-0000-4000-8000-000000000002');
     expect(mail.text).toContain('https://platform.example/connect/credential/00000000-0000-4000-8000-000000000002');
-    expect(JSON.stringify(mail)).toContain('credential-offer-qr');
+    expect(mail.html).toContain('<meta charset="utf-8">');
   });
 
-  it('has no image when the organization has no logo', async () => {
-    const mail = await credentialMail(input);
-    expect(mail.html).not.toContain('api/media');
+  it('has no logo image when the organization has no logo (or one that is not an image)', async () => {
+    expect((await credentialMail(input)).html).not.toContain('organization-logo');
+    const pdf = await credentialMail({
+      ...input,
+      organizationLogo: { content: Buffer.from('%PDF-'), contentType: 'application/pdf' },
+    });
+    expect(pdf.html).not.toContain('organization-logo');
+    expect(pdf.attachments).toHaveLength(1);
+  });
+
+  it('links a logo too large to attach, the same in the e-mail and in the preview', async () => {
+    const organizationLogo = { url: 'https://platform.example/api/media/big-logo' };
+    const mail = await credentialMail({ ...input, organizationLogo });
+    const preview = await renderCredentialMail(
+      { ...input, organizationLogo, claimUrl: 'https://p.example/x', qrContent: 'https://p.example/x' },
+      'data-uri',
+    );
+    for (const html of [mail.html, preview.html]) {
+      expect(html).toContain('<img src="https://platform.example/api/media/big-logo"');
+    }
+    expect(mail.attachments.map((a) => a.cid)).toEqual(['credential-offer-qr']);
+    const script = await credentialMail({ ...input, organizationLogo: { url: 'javascript:alert(1)' } });
+    expect(script.html).not.toContain('javascript:');
+  });
+
+  it('embeds the images as data URIs for the preview, with no attachment', async () => {
+    const logo = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+    const preview = await renderCredentialMail(
+      {
+        ...input,
+        claimUrl: 'https://platform.example/connect/credential/preview',
+        qrContent: 'https://platform.example/connect/credential/preview',
+        organizationLogo: { content: logo, contentType: 'image/jpeg' },
+      },
+      'data-uri',
+    );
+    expect(preview.attachments).toEqual([]);
+    expect(preview.html).toContain(`<img src="data:image/jpeg;base64,${logo.toString('base64')}"`);
+    expect(preview.html).toMatch(/<img src="data:image\/png;base64,[A-Za-z0-9+/=]+" width="240"/);
+    expect(preview.html).not.toContain('cid:');
+  });
+
+  it("paints the button in the organization's colour with the text colour of better contrast (WCAG)", async () => {
+    const button = (html: string) => /data-role="claim" style="[^"]*background:([^;]+);color:([^;]+);/.exec(html);
+    expect(button((await credentialMail(input)).html)?.slice(1)).toEqual(['#004a46', '#ffffff']);
+    expect(button((await credentialMail({ ...input, brandColor: '#FFD500' })).html)?.slice(1)).toEqual([
+      '#ffd500',
+      '#000000',
+    ]);
+    expect(button((await credentialMail({ ...input, brandColor: '#1e3a8a' })).html)?.slice(1)).toEqual([
+      '#1e3a8a',
+      '#ffffff',
+    ]);
+    // Not a #rrggbb value (e.g. CSS injection): the product's teal.
+    expect(button((await credentialMail({ ...input, brandColor: 'red;background:url(x)' })).html)?.[1]).toBe('#004a46');
+    for (const colour of ['#000000', '#ffffff', '#777777', '#767676', '#ffd500', '#004a46', '#ff0000', '#00a0a0']) {
+      expect(contrastRatio(colour, buttonTextColor(colour))).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(brandColorOf(null)).toBe(DEFAULT_BRAND_COLOR);
   });
 
   it('is written in English by default', async () => {

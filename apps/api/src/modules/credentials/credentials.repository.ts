@@ -97,6 +97,8 @@ export interface CredentialFilters {
   createdFrom?: Date | undefined;
   /** Created before this instant (the exclusive end of a range of days). */
   createdBefore?: Date | undefined;
+  /** The credentials of one CSV import (the wizard lists the recipients it imported). */
+  importId?: string | undefined;
 }
 
 /**
@@ -127,6 +129,7 @@ function listConditions(organizationId: string, filters: CredentialFilters, now:
   // A range on created_at: the second column of every list index, so each one bounds its scan by it.
   if (filters.createdFrom) conditions.push(gte(credentials.createdAt, filters.createdFrom));
   if (filters.createdBefore) conditions.push(lt(credentials.createdAt, filters.createdBefore));
+  if (filters.importId) conditions.push(eq(credentials.importId, filters.importId));
   if (filters.search) {
     const pattern = `%${filters.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(
@@ -196,6 +199,10 @@ export async function findCredentials(
 ) {
   const now = new Date();
   if (filters.search) return findCredentialsBySearch(db, organizationId, filters, sort, page, now);
+  // An import's credentials: in the file's row order, whatever the sort.
+  if (filters.importId) {
+    return findImportCredentials(db, organizationId, and(...listConditions(organizationId, filters, now)), page);
+  }
   const stretches = statusStretches(filters, sort);
   if (stretches.length === 1) {
     const rows = await findPageOfStretch(db, organizationId, filters, isOldestFirst(sort), page, now);
@@ -234,6 +241,29 @@ const statusRank = (now: Date) => sql`case
     when ${credentials.status} = 'ISSUED' then 1
     when ${credentials.status} = 'CLAIMED' then 3
     else 4 end`;
+
+/**
+ * An import's credentials in the file's row order (the unique (import_id, import_row) index); the counters
+ * know nothing of imports, so its total is counted on its rows.
+ */
+async function findImportCredentials(
+  db: Database,
+  organizationId: string,
+  where: SQL | undefined,
+  page: { offset: number; limit: number },
+) {
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ credential: credentials, offerExpiresAt: credentials.offerExpiresAt })
+      .from(credentials)
+      .where(and(eq(credentials.organizationId, organizationId), where))
+      .orderBy(asc(credentials.importRow))
+      .offset(page.offset)
+      .limit(page.limit),
+    db.select({ value: count() }).from(credentials).where(where),
+  ]);
+  return { rows, total: total?.value ?? 0 };
+}
 
 /**
  * With a search term the total has to be counted on the matches: one trigram index scan finds them all,

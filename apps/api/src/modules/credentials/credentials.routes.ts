@@ -124,7 +124,7 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           schema: {
             tags: ['credentials'],
             summary:
-              'Issued credentials (filters: filter.status, filter.schema_id, filter.search, filter.created_from/to)',
+              'Issued credentials (filters: filter.status, filter.schema_id, filter.search, filter.import_id, filter.created_from/to)',
             description:
               'sort: -created_at (default, newest first), created_at, status or -status (lifecycle order: created, ' +
               'issued, expired, claimed, revoked; newest first within a status); any other value answers 400. ' +

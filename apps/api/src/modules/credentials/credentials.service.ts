@@ -147,6 +147,7 @@ export function listFilters(query: CredentialExportQuery): repository.Credential
     status: query['filter.status'],
     schemaId: query['filter.schema_id'],
     search: query['filter.search'] || undefined,
+    importId: query['filter.import_id'],
     createdFrom: from ? startOfDay(from, query.timezone) : undefined,
     createdBefore: to ? startOfNextDay(to, query.timezone) : undefined,
   };

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Mailbox } from '../../mail/mailbox.ts';
+import type { CaughtMessage, Mailbox } from '../../mail/mailbox.ts';
+
+/** Every page states its charset: a message's HTML need not, and the browser would then guess (badly). */
+const HTML = 'text/html; charset=utf-8';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -14,11 +17,34 @@ iframe{width:100%;height:70vh;border:1px solid #eaecf0;background:#fff;border-ra
 </head><body><header>Development mailbox</header><main>${body}</main></body></html>`;
 
 /**
+ * The message's HTML with its `cid:` image references (RFC 2392) pointing at the inline images as data URIs,
+ * so the page shows them without serving anything else (its CSP allows images from data: only).
+ */
+export function messageHtml(message: CaughtMessage) {
+  if (!message.html) return `<!doctype html><meta charset="utf-8"><pre>${escapeHtml(message.text ?? '')}</pre>`;
+  const images = new Map((message.inline_images ?? []).map((image) => [image.cid, image]));
+  return message.html.replace(/(["'(])cid:([^"')\s]+)/gi, (whole, quote: string, cid: string) => {
+    let id = cid;
+    try {
+      id = decodeURIComponent(cid);
+    } catch {
+      // keep it as written
+    }
+    const image = images.get(id);
+    return image ? `${quote}data:${image.content_type};base64,${image.base64}` : whole;
+  });
+}
+
+/**
  * The development mailbox (embedded mode only): every message the product sent through SMTP, as a
  * page and as JSON. Never registered in production.
  */
 export function registerDevMailbox(app: FastifyInstance, mailbox: Mailbox) {
-  app.get('/dev/mailbox/messages', async () => ({ results: mailbox.messages, total: mailbox.messages.length }));
+  // The list leaves out the images' bytes (one message's JSON has them).
+  app.get('/dev/mailbox/messages', async () => ({
+    results: mailbox.messages.map(({ inline_images: _images, ...message }) => message),
+    total: mailbox.messages.length,
+  }));
   app.get<{ Params: { id: string } }>('/dev/mailbox/messages/:id', async (request, reply) => {
     const message = mailbox.find(request.params.id);
     if (!message) return reply.status(404).type('text/plain').send('No such message');
@@ -29,9 +55,9 @@ export function registerDevMailbox(app: FastifyInstance, mailbox: Mailbox) {
     if (!message) return reply.status(404).type('text/plain').send('No such message');
     // Shown inside a sandboxed iframe: the message's own HTML runs no script and reaches nothing.
     return reply
-      .header('content-security-policy', "default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline'")
-      .type('text/html')
-      .send(message.html ?? `<pre>${escapeHtml(message.text ?? '')}</pre>`);
+      .header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'")
+      .type(HTML)
+      .send(messageHtml(message));
   });
   app.get('/dev/mailbox', async (_request, reply) => {
     const rows = mailbox.messages
@@ -42,7 +68,7 @@ export function registerDevMailbox(app: FastifyInstance, mailbox: Mailbox) {
       )
       .join('');
     return reply
-      .type('text/html')
+      .type(HTML)
       .send(
         page(
           'Development mailbox',
@@ -54,9 +80,9 @@ export function registerDevMailbox(app: FastifyInstance, mailbox: Mailbox) {
   });
   app.get<{ Params: { id: string } }>('/dev/mailbox/:id', async (request, reply) => {
     const m = mailbox.find(request.params.id);
-    if (!m) return reply.status(404).type('text/html').send(page('Not found', '<p>No such message.</p>'));
+    if (!m) return reply.status(404).type(HTML).send(page('Not found', '<p>No such message.</p>'));
     return reply
-      .type('text/html')
+      .type(HTML)
       .send(
         page(
           m.subject ?? 'Message',

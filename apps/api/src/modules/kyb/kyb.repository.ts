@@ -90,9 +90,11 @@ export async function reviewApplication(
 
 export function findMemberEmails(db: Database, organizationId: string) {
   return db
-    .select({ email: users.email, firstName: users.firstName })
+    .select({ email: users.email, firstName: users.firstName, locale: users.locale })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.organizationId, organizationId))
-    .then((rows) => rows.filter((r): r is { email: string; firstName: string | null } => Boolean(r.email)));
+    .then((rows) =>
+      rows.filter((r): r is { email: string; firstName: string | null; locale: string | null } => Boolean(r.email)),
+    );
 }

@@ -181,6 +181,7 @@ export async function reviewApplication(
     await deps.jobs.send<KybDecisionMailJob>(KYB_DECISION_MAIL_QUEUE, {
       to: member.email,
       firstName: member.firstName,
+      locale: member.locale,
       organizationId: application.organizationId,
       organizationName: found.organizationName,
       status: decision.status,

@@ -1,4 +1,4 @@
-import type { UserProfile } from '@cp/contracts';
+import { credentialMailLocales, type UserProfile } from '@cp/contracts';
 import type { UserRow } from './users.repository.ts';
 
 /** `extras.avatarUrl` is the address of `row.avatarMediaId` when the avatar is an upload. */
@@ -20,5 +20,6 @@ export function presentUserProfile(
           ? { id: null, url: row.avatarUrl }
           : null,
     is_platform_admin: extras.isPlatformAdmin,
+    locale: credentialMailLocales.find((l) => l === row.locale) ?? null,
   };
 }

@@ -31,6 +31,7 @@ export async function upsertUserFromIdentity(
     username: string | null;
     firstName: string | null;
     lastName: string | null;
+    locale?: string | null;
   },
 ) {
   const emailVerified = identity.emailVerified === true;
@@ -45,6 +46,7 @@ export async function upsertUserFromIdentity(
         username: identity.username,
         firstName: sql`coalesce(${users.firstName}, excluded.first_name)`,
         lastName: sql`coalesce(${users.lastName}, excluded.last_name)`,
+        locale: sql`coalesce(${users.locale}, excluded.locale)`,
         updatedAt: new Date(),
       },
     })
@@ -55,7 +57,7 @@ export async function upsertUserFromIdentity(
 export async function updateUser(
   db: Database,
   id: string,
-  values: Partial<Pick<UserRow, 'firstName' | 'lastName' | 'jobTitle' | 'avatarUrl' | 'avatarMediaId'>>,
+  values: Partial<Pick<UserRow, 'firstName' | 'lastName' | 'jobTitle' | 'avatarUrl' | 'avatarMediaId' | 'locale'>>,
 ) {
   const [row] = await db
     .update(users)

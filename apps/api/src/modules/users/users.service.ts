@@ -1,4 +1,4 @@
-import type { UpdateUserProfileRequest } from '@cp/contracts';
+import { acceptedLanguage, credentialMailLocales, type UpdateUserProfileRequest } from '@cp/contracts';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import { getUserAvatar } from '../media/media.service.ts';
@@ -13,10 +13,23 @@ export interface ProviderIdentity {
   username: string | null;
   firstName: string | null;
   lastName: string | null;
+  /** The provider's `locale` claim (OpenID Connect Core 1.0 §5.1: a BCP 47 tag such as `ja-JP`), if any. */
+  locale?: string | null;
 }
 
+/**
+ * One of the platform's languages for a `locale` claim (`ja-JP` → `ja`, `es_ES` → `es`); null for anything
+ * else. OIDC Core §5.1 says BCP 47, but some providers send the underscore form.
+ */
+export function localeFromClaim(claim: unknown) {
+  if (typeof claim !== 'string' || claim.length > 35) return null;
+  return acceptedLanguage(claim.replace('_', '-'), credentialMailLocales) ?? null;
+}
+
+/** A person's `locale` is filled from the provider's claim only while empty: their console choice wins. */
 export function upsertUserFromIdentity(db: Database, identity: ProviderIdentity) {
-  return repository.upsertUserFromIdentity(db, identity);
+  const { locale, ...rest } = identity;
+  return repository.upsertUserFromIdentity(db, { ...rest, locale: localeFromClaim(locale) });
 }
 
 /** The user signed in through this provider account (issuer + subject), if any. */
@@ -44,6 +57,7 @@ export async function updateUserProfile(db: Database, userId: string, input: Upd
     ...(input.job_title !== undefined ? { jobTitle: input.job_title || null } : {}),
     ...(input.avatar_url !== undefined && !keepsUpload ? { avatarUrl: input.avatar_url, avatarMediaId: null } : {}),
     ...(avatar ? { avatarMediaId: avatar.id } : {}),
+    ...(input.locale !== undefined ? { locale: input.locale } : {}),
   });
   if (!row) throw new AppError('USER_NOT_FOUND');
   return row;

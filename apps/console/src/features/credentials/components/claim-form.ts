@@ -15,6 +15,31 @@ export interface RecipientDraft {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** What a `datetime-local` input gives: a local date and time, no offset (HTML § 2.3.5.5). */
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
+
+/** Whether the date (and time) exists: 2025-02-30 does not (Date would roll it over to March 2). */
+function isCalendarDate(text: string) {
+  const [y, m, d, h = 0, min = 0] = text.split(/[-T:]/).map(Number) as number[];
+  const date = new Date(Date.UTC(y!, m! - 1, d, h, min));
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === m! - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === min
+  );
+}
+
+/**
+ * A DATETIME claim as the API wants it: a date-and-time typed in the picker is the sender's local time, so it
+ * becomes that instant in ISO 8601 UTC (`…Z`) and keeps its time; a bare date stays a calendar date.
+ */
+export function toDateTimeClaim(text: string): string {
+  if (!LOCAL_DATE_TIME.test(text)) return text;
+  const date = new Date(text); // no offset: parsed as local time (ECMA-262 Date Time String Format)
+  return Number.isNaN(date.getTime()) ? text : date.toISOString();
+}
 
 /** The i18n key (under issuing.validation) of what is wrong with a value, or null when it is fine. */
 export function claimError(type: CredentialSchemaAttributeType, value: ClaimFormValue | undefined): string | null {
@@ -34,7 +59,7 @@ export function claimError(type: CredentialSchemaAttributeType, value: ClaimForm
         return 'url';
       }
     case 'DATETIME':
-      return DATE_ONLY.test(text) && !Number.isNaN(new Date(`${text}T00:00:00Z`).getTime()) ? null : 'date';
+      return (DATE_ONLY.test(text) || LOCAL_DATE_TIME.test(text)) && isCalendarDate(text) ? null : 'date';
     default:
       return null;
   }
@@ -65,7 +90,9 @@ export function toClaims(
     const raw = draft.claims[attribute.name];
     if (attribute.type === 'BOOLEAN') return { name: attribute.name, value: raw === true };
     const text = typeof raw === 'string' ? raw.trim() : '';
-    return { name: attribute.name, value: attribute.type === 'NUMBER' ? Number(text) : text };
+    if (attribute.type === 'NUMBER') return { name: attribute.name, value: Number(text) };
+    if (attribute.type === 'DATETIME') return { name: attribute.name, value: toDateTimeClaim(text) };
+    return { name: attribute.name, value: text };
   });
 }
 

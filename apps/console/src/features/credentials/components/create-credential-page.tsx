@@ -1,8 +1,7 @@
-import type { CredentialImport, CredentialSchema } from '@cp/contracts';
+import type { CredentialMailPreviewRequest, CredentialSchema } from '@cp/contracts';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlineOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -24,7 +23,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { toSupportedLanguage } from '../../../i18n/detect-language.ts';
@@ -33,15 +32,19 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
-import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { createCredentialWithRecipient } from '../api/create-credential-with-recipient.ts';
 import { credentialsKey } from '../api/find-credentials.ts';
+import { useImportedRecipientTotals } from '../api/find-imported-recipients.ts';
 import { useSchemas } from '../api/find-issuable-schemas.ts';
 import { useSchema } from '../api/get-schema.ts';
-import { notifyViaSchema } from '../api/notify-via-schema.ts';
+import { notifyRecipients } from '../api/notify-via-schema.ts';
 import { type RecipientDraft, toClaims } from './claim-form.ts';
+import { CredentialMailPreview } from './credential-mail-preview.tsx';
 import { CsvImportDialog } from './csv-import-dialog.tsx';
+import { ImportedRecipients } from './imported-recipients.tsx';
+import { IssuingGate } from './issuing-gate.tsx';
 import { RecipientDialog } from './recipient-dialog.tsx';
+import { clearWizardDraft, readWizardDraft, writeWizardDraft } from './wizard-draft.ts';
 
 type WizardStep = 1 | 2 | 3;
 const stepFrom = (value: string | null): WizardStep => (value === '2' ? 2 : value === '3' ? 3 : 1);
@@ -50,6 +53,12 @@ let nextKey = 1;
 
 /** /credentials/create?schema=&step=: choose a schema, add recipients (typed or CSV), write the e-mail, send. */
 export function CreateCredentialPage() {
+  const { current } = useIdentity();
+  // Another organization chosen mid-way starts over: its draft, its imports, never the previous one's.
+  return <CreateCredentialWizard key={current?.id ?? ''} />;
+}
+
+function CreateCredentialWizard() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -67,18 +76,43 @@ export function CreateCredentialPage() {
     schemas.data?.results.find((s) => s.id === schemaId) ?? chosen.data ?? undefined;
   const attributes = schema?.attributes ?? [];
 
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [nameTouched, setNameTouched] = useState(false);
-  const [recipients, setRecipients] = useState<RecipientDraft[]>([]);
+  // A reload on any step keeps what was entered (sessionStorage) and reads the imports back from the API.
+  const [restored] = useState(() => readWizardDraft(organizationId, schemaId));
+  const [name, setName] = useState(restored?.name ?? '');
+  const [description, setDescription] = useState(restored?.description ?? '');
+  const [nameTouched, setNameTouched] = useState(restored?.nameTouched ?? false);
+  const [recipients, setRecipients] = useState<RecipientDraft[]>(() => {
+    const list = restored?.recipients ?? [];
+    nextKey = Math.max(nextKey, ...list.map((r) => r.key + 1));
+    return list;
+  });
   const [editing, setEditing] = useState<RecipientDraft | 'new' | null>(null);
   const [csvOpen, setCsvOpen] = useState(false);
-  const [imports, setImports] = useState<CredentialImport[]>([]);
-  const [message, setMessage] = useState('');
+  const [importIds, setImportIds] = useState<string[]>(restored?.importIds ?? []);
+  const [message, setMessage] = useState(restored?.message ?? '');
   const [sending, setSending] = useState(false);
   const [recipientProblem, setRecipientProblem] = useState<string | null>(null);
 
-  const importedCount = imports.reduce((sum, item) => sum + item.succeeded_count, 0);
+  // Set once sent: a state update still pending then must not write the finished draft back.
+  const sent = useRef(false);
+  useEffect(() => {
+    if (!organizationId || !schemaId || sent.current) return;
+    writeWizardDraft(organizationId, {
+      schemaId,
+      name,
+      description,
+      nameTouched,
+      message,
+      recipients,
+      importIds,
+    });
+  }, [organizationId, schemaId, name, description, nameTouched, message, recipients, importIds]);
+
+  // Each import's recipients as the API has them (not the import's counters): exactly who will be e-mailed.
+  const importTotals = useImportedRecipientTotals(organizationId, importIds);
+  const importsLoaded = importTotals.every((q) => q.data);
+  const importedCount = importTotals.reduce((sum, q) => sum + (q.data?.total ?? 0), 0);
+  const firstImported = importTotals.find((q) => q.data?.results[0])?.data?.results[0];
   // The schema's name as the user reads it (a platform schema's in their language) is the default name.
   const schemaName = schema ? credentialSchemaText(schema, i18n).name : '';
   const credentialName = name.trim() || schemaName;
@@ -94,7 +128,7 @@ export function CreateCredentialPage() {
     if (picked.issue_disabled) return;
     if (picked.id !== schemaId) {
       setRecipients([]);
-      setImports([]);
+      setImportIds([]);
       if (!nameTouched) setName('');
     }
     go(1, picked.id);
@@ -141,19 +175,27 @@ export function CreateCredentialPage() {
           return;
         }
       }
+      let queued: number;
       try {
-        // The e-mail goes out in the sender's console language.
-        await notifyViaSchema(organizationId, {
+        // Exactly this run's credentials, in the sender's console language.
+        queued = await notifyRecipients(organizationId, {
           schema_id: schema.id,
           message: message.trim() || undefined,
           locale: toSupportedLanguage(i18n.language) ?? 'en',
+          credentialIds: recipients.map((r) => r.createdId).filter((id): id is string => Boolean(id)),
+          importIds,
         });
       } catch {
         notify({ severity: 'error', title: t('catalogue.notifyRecipients') });
         return;
       }
+      sent.current = true;
+      clearWizardDraft(organizationId);
       await queryClient.invalidateQueries({ queryKey: credentialsKey(organizationId) });
-      notify({ severity: 'success', title: t('issuing.wizard.sent') });
+      notify({
+        severity: 'success',
+        title: queued > 0 ? t('issuing.wizard.sent', { count: queued }) : t('issuing.wizard.sentNone'),
+      });
       navigate(`/credentials/${organizationId}`);
     } finally {
       setSending(false);
@@ -163,12 +205,35 @@ export function CreateCredentialPage() {
   const steps = [t('issuing.wizard.stepSchema'), t('issuing.wizard.stepRecipients'), t('issuing.wizard.stepSend')];
   const total = recipients.length + importedCount;
   const nameError = nameTouched && !credentialName ? t('issuing.validation.required') : undefined;
-  const previewRecipient = recipients[0]?.first_name || t('issuing.preview.recipientPlaceholder');
+  const firstTyped = recipients[0];
+  const previewRequest: CredentialMailPreviewRequest | null =
+    schema && step === 3
+      ? {
+          schema_id: schema.id,
+          name: credentialName,
+          description: description.trim() || undefined,
+          message: message.trim() || undefined,
+          locale: toSupportedLanguage(i18n.language) ?? 'en',
+          ...(firstTyped
+            ? { recipient: { first_name: firstTyped.first_name.trim(), last_name: firstTyped.last_name.trim() } }
+            : firstImported
+              ? { credential_id: firstImported.id }
+              : {}),
+        }
+      : null;
+
+  if (current && !verified) {
+    return (
+      <>
+        <PageHeader title={t('pages.credentialsCreate')} subtitle={t('pages.credentialsCreateSubtitle')} />
+        <IssuingGate organization={current} />
+      </>
+    );
+  }
 
   return (
     <>
       <PageHeader title={t('pages.credentialsCreate')} subtitle={t('pages.credentialsCreateSubtitle')} />
-      {current && !verified && <KybBanner organization={current} sx={{ mb: 3 }} />}
       <Stepper activeStep={step - 1} alternativeLabel sx={{ mb: 4 }}>
         {steps.map((label) => (
           <Step key={label}>
@@ -306,7 +371,7 @@ export function CreateCredentialPage() {
                 {t('issuing.recipients.add')}
               </Button>
             </Box>
-            {importedCount > 0 && (
+            {importIds.length > 1 && importedCount > 0 && (
               <Alert severity="success" sx={{ mb: 2 }} data-testid="csv-imported-count">
                 {t('issuing.csv.imported', { count: importedCount })}
               </Alert>
@@ -322,7 +387,7 @@ export function CreateCredentialPage() {
                   </TableRow>
                 </TableHead>
                 <TableBody>
-                  {recipients.length === 0 && (
+                  {recipients.length === 0 && importIds.length === 0 && (
                     <TableRow>
                       <TableCell colSpan={4} sx={{ color: 'text.secondary', textAlign: 'center', py: 3 }}>
                         {t('issuing.recipients.none')}
@@ -359,16 +424,28 @@ export function CreateCredentialPage() {
                 </TableBody>
               </Table>
             </TableContainer>
+            {importIds.map((id, index) => (
+              <ImportedRecipients key={id} organizationId={organizationId} importId={id} index={index} />
+            ))}
           </Card>
         </Box>
       )}
 
       {step === 3 && schema && (
-        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 3,
+            gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(280px, 1fr) minmax(0, 632px)' },
+            alignItems: 'start',
+          }}
+        >
           <Card sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2 }}>
             <Typography variant="h6">{t('issuing.wizard.message')}</Typography>
-            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-              {t('issuing.wizard.summary', { count: total, name: credentialName })}
+            <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="wizard-summary">
+              {importsLoaded
+                ? t('issuing.wizard.summary', { count: total, name: credentialName })
+                : t('issuing.recipients.importLoading')}
             </Typography>
             <TextField
               label={t('issuing.wizard.messageLabel')}
@@ -383,58 +460,8 @@ export function CreateCredentialPage() {
                 {t('catalogue.createCredentialWithRecipient')}: {recipientProblem}
               </Alert>
             )}
-            {!verified && <Alert severity="warning">{t('issuing.wizard.notVerified')}</Alert>}
           </Card>
-          <Card variant="outlined" sx={{ p: { xs: 2, sm: 3 }, bgcolor: 'grey.50' }} data-testid="email-preview">
-            <Typography variant="overline" sx={{ color: 'text.secondary' }}>
-              {t('issuing.preview.title')}
-            </Typography>
-            <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
-              {t('issuing.preview.subject', { organization: current?.name ?? '', name: credentialName })}
-            </Typography>
-            <Box sx={{ bgcolor: 'background.paper', borderRadius: 2, p: 3, display: 'grid', gap: 1.5 }}>
-              <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-                {current?.name}
-              </Typography>
-              <Typography variant="body2">{t('issuing.preview.greeting', { name: previewRecipient })}</Typography>
-              <Typography variant="body2">
-                {t('issuing.preview.body', { organization: current?.name ?? '', name: credentialName })}
-              </Typography>
-              {message.trim() && (
-                <Typography
-                  variant="body2"
-                  sx={{ whiteSpace: 'pre-wrap', borderLeft: 3, borderColor: 'divider', pl: 1.5 }}
-                  data-testid="email-preview-message"
-                >
-                  {message.trim()}
-                </Typography>
-              )}
-              <Box sx={{ textAlign: 'center', my: 1 }}>
-                <Button variant="contained" tabIndex={-1} sx={{ pointerEvents: 'none' }}>
-                  {t('issuing.preview.claim')}
-                </Button>
-              </Box>
-              <Box
-                sx={{
-                  mx: 'auto',
-                  width: 120,
-                  height: 120,
-                  border: 1,
-                  borderColor: 'divider',
-                  borderRadius: 1,
-                  display: 'flex',
-                  alignItems: 'center',
-                  justifyContent: 'center',
-                  color: 'text.secondary',
-                }}
-              >
-                <QrCode2Outlined sx={{ fontSize: 72 }} />
-              </Box>
-              <Typography variant="caption" sx={{ color: 'text.secondary', textAlign: 'center' }}>
-                {t('issuing.preview.expiry')}
-              </Typography>
-            </Box>
-          </Card>
+          <CredentialMailPreview organizationId={organizationId} request={previewRequest} />
         </Box>
       )}
 
@@ -462,7 +489,7 @@ export function CreateCredentialPage() {
         ) : (
           <Button
             variant="contained"
-            disabled={!verified || sending || total === 0}
+            disabled={!verified || sending || !importsLoaded || total === 0}
             onClick={() => void send()}
             data-testid="wizard-send"
           >
@@ -488,7 +515,7 @@ export function CreateCredentialPage() {
           description={description}
           onClose={(result) => {
             setCsvOpen(false);
-            if (result && result.succeeded_count > 0) setImports((list) => [...list, result]);
+            if (result && result.succeeded_count > 0) setImportIds((list) => [...new Set([...list, result.id])]);
           }}
         />
       )}

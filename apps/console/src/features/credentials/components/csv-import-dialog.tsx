@@ -186,7 +186,7 @@ export function CsvImportDialog({
               <Typography variant="body2" sx={{ mt: 1.5 }}>
                 {t('issuing.csv.counts', {
                   processed: progress.processed_count,
-                  total: progress.total_count,
+                  count: progress.total_count,
                   succeeded: progress.succeeded_count,
                   failed: progress.failed_count,
                 })}

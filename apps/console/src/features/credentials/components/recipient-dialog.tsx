@@ -20,7 +20,8 @@ const inputType = {
   NUMBER: 'text',
   EMAIL: 'email',
   URL: 'url',
-  DATETIME: 'date',
+  // A date and a time (the attribute is a date-time; the claim keeps the time).
+  DATETIME: 'datetime-local',
   BOOLEAN: 'text',
 } as const;
 

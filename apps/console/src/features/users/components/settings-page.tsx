@@ -12,11 +12,12 @@ import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { LanguageSelect } from '../../../components/language-select.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { toSupportedLanguage } from '../../../i18n/detect-language.ts';
 import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { usePublicConfig, withReturnTo } from '../../../lib/public-config.ts';
 import { useUserProfile } from '../api/get-user-profile.ts';
-import { useUpdateUserProfile } from '../api/update-user-profile.ts';
+import { updateUserProfile, useUpdateUserProfile } from '../api/update-user-profile.ts';
 import { AvatarUploader } from './avatar-uploader.tsx';
 
 interface FormValues {
@@ -75,8 +76,17 @@ export function SettingsPage() {
           <LanguageSelect
             testId="settings-language"
             size="medium"
-            // In the language just chosen: this render's `t` is still the previous language's.
-            onChanged={() => notify({ severity: 'success', title: i18n.t('settings.languageSaved') })}
+            // In the language just chosen: this render's `t` is still the previous language's. The choice is also
+            // the person's language for the e-mails the platform sends them (e.g. the KYB decision).
+            onChanged={async () => {
+              const locale = toSupportedLanguage(i18n.language);
+              try {
+                if (locale) await updateUserProfile({ locale });
+                notify({ severity: 'success', title: i18n.t('settings.languageSaved') });
+              } catch {
+                notify({ severity: 'error', title: i18n.t('settings.saveFailed') });
+              }
+            }}
           />
         </Section>
         {passwordUrl && (
