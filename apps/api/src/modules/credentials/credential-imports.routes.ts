@@ -176,6 +176,7 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.post(
       '/credentials/mail-preview',
       {
+        config: { role: 'member' }, // issuing: every member (and API keys)
         schema: {
           tags: ['credentials'],
           summary: 'The credential e-mail as it will be sent (subject, HTML, text), with a placeholder claim link',

@@ -18,6 +18,7 @@ const organizationAs = (role: MemberRole | undefined): Organization =>
     logo: null,
     verified: true,
     verification_status: 'APPROVED',
+    require_two_factor: false,
     created_at: '2026-01-01T00:00:00Z',
     ...(role ? { role } : {}),
   });
@@ -111,6 +112,7 @@ describe('the side menu by role', { timeout: 30_000 }, () => {
         'nav-integrations',
         'nav-organization',
         'nav-members',
+        'nav-activity',
       ]);
       cleanup();
     }
