@@ -13,7 +13,12 @@ export const getOrganization = (id: string) =>
   );
 
 export const organizationQuery = (id: string) =>
-  queryOptions({ queryKey: organizationKey(id), queryFn: () => getOrganization(id) });
+  queryOptions({
+    queryKey: organizationKey(id),
+    queryFn: () => getOrganization(id),
+    // The profile page says "no longer exists" itself for a 404 (RecordLoadError).
+    meta: { showsNotFound: true },
+  });
 
 export const useOrganization = (id: string | undefined) =>
   useQuery({ ...organizationQuery(id ?? ''), enabled: Boolean(id) });

@@ -81,3 +81,23 @@ describe('OrganizationProfilePage by role', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('kyb-apply-button')).toBeTruthy();
   });
 });
+
+describe('OrganizationProfilePage when the organization cannot be loaded', { timeout: 30_000 }, () => {
+  it('says the organization no longer exists, with no "Try again", instead of loading forever', async () => {
+    role = 'admin';
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        Response.json(
+          { type: 'about:blank', title: 'Not Found', status: 404, code: 'ORGANIZATION_NOT_FOUND' },
+          { status: 404, headers: { 'content-type': 'application/problem+json' } },
+        ),
+      ),
+    );
+    renderPage();
+    const gone = await screen.findByTestId('organization-error-not-found');
+    expect(gone.textContent).toContain('This organization is not available');
+    expect(screen.queryByText('Try again')).toBeNull();
+    expect(screen.queryByTestId('organization-loading')).toBeNull();
+  });
+});

@@ -17,6 +17,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { RecordLoadError } from '../../../components/record-load-error.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
@@ -58,6 +59,14 @@ export function OrganizationProfilePage() {
           <OrganizationForm key={organization.data.id} organization={organization.data} />
           {isOrganizationAdmin(organization.data) && <OrganizationTwoFactorSetting organization={organization.data} />}
         </>
+      ) : organization.isError ? (
+        <RecordLoadError
+          kind="organization"
+          error={organization.error}
+          catalogueKey="catalogue.getOrganization"
+          onRetry={() => void organization.refetch()}
+          testId="organization-error"
+        />
       ) : (
         <Card sx={{ p: 3 }} data-testid="organization-loading">
           <Skeleton variant="rounded" height={48} width={260} />
