@@ -16,4 +16,6 @@ export const useCredential = (organizationId: string, id: string | null) =>
     queryKey: [...credentialsKey(organizationId), 'one', id] as const,
     queryFn: () => getCredential(organizationId, id ?? ''),
     enabled: Boolean(organizationId && id),
+    // The detail dialog says "no longer exists" itself for a 404.
+    meta: { showsNotFound: true },
   });

@@ -3,6 +3,8 @@ import BlockOutlined from '@mui/icons-material/BlockOutlined';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import DeleteOutlineOutlined from '@mui/icons-material/DeleteOutlineOutlined';
 import ForwardToInboxOutlined from '@mui/icons-material/ForwardToInboxOutlined';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -17,7 +19,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { type ReactNode, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
-import { isApiError } from '../../../lib/api-error.ts';
+import { isApiError, isNotFound } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { useDeleteCredentials } from '../api/delete-credentials.ts';
@@ -82,6 +84,8 @@ export function CredentialDetailDialog({
   const remove = useDeleteCredentials(organizationId);
   const resend = useResendCredential(organizationId);
   const [confirming, setConfirming] = useState<'revoke' | 'delete' | null>(null);
+  // Deleted meanwhile (another tab, a colleague, the API): say so, and offer nothing that could not work.
+  const gone = fresh.isError && isNotFound(fresh.error);
   const shown = fresh.data ?? credential;
   const events = shown
     ? (
@@ -142,7 +146,13 @@ export function CredentialDetailDialog({
             <CredentialStatusChip id={`detail-${shown.id}`} status={shown.status} />
           </DialogTitle>
           <DialogContent data-testid="credential-detail">
-            {isClaimable(shown) && (
+            {gone && (
+              <Alert severity="warning" sx={{ mb: 2 }} data-testid="credential-detail-gone">
+                <AlertTitle>{t('errors.gone.credential.title')}</AlertTitle>
+                {t('errors.gone.credential.body')}
+              </Alert>
+            )}
+            {!gone && isClaimable(shown) && (
               // What an operator does for a recipient still to claim: send the e-mail again, or the link.
               <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
                 <Button
@@ -237,7 +247,7 @@ export function CredentialDetailDialog({
             </Box>
           </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2.5, pt: 1.5, gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }}>
-            {shown.status !== 'REVOKED' && (
+            {!gone && shown.status !== 'REVOKED' && (
               <Button
                 color="warning"
                 startIcon={<BlockOutlined />}
@@ -247,14 +257,16 @@ export function CredentialDetailDialog({
                 {t('issuing.detail.revoke')}
               </Button>
             )}
-            <Button
-              color="error"
-              startIcon={<DeleteOutlineOutlined />}
-              onClick={() => setConfirming('delete')}
-              data-testid="credential-detail-delete"
-            >
-              {t('issuing.detail.delete')}
-            </Button>
+            {!gone && (
+              <Button
+                color="error"
+                startIcon={<DeleteOutlineOutlined />}
+                onClick={() => setConfirming('delete')}
+                data-testid="credential-detail-delete"
+              >
+                {t('issuing.detail.delete')}
+              </Button>
+            )}
             <Box sx={{ flex: 1 }} />
             <Button variant="contained" onClick={onClose} data-testid="credential-detail-close">
               {t('issuing.detail.close')}

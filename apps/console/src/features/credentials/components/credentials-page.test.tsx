@@ -45,7 +45,11 @@ const deliveries: CredentialDelivery[] = [
   },
 ];
 
+/** Credentials deleted since the list was loaded: GET credentials/{id} answers 404. */
+let deletedMeanwhile = new Set<string>();
+
 beforeEach(() => {
+  deletedMeanwhile = new Set();
   calls = [];
   listed = [first, second];
   schemaList = [membership];
@@ -88,7 +92,7 @@ beforeEach(() => {
         return Response.json({ revoked: body.credentials.length });
       }
       const one = listed.find((c) => url.pathname === `/api/credentials/${c.id}`);
-      if (one) return Response.json(one);
+      if (one && !deletedMeanwhile.has(one.id)) return Response.json(one);
       return Response.json({ status: 404 }, { status: 404 });
     }),
   );
@@ -189,6 +193,19 @@ describe('CredentialsPage', { timeout: 30_000 }, () => {
     expect(within(detail).getByTestId('credential-claim-member_id').textContent).toBe('M-1');
     expect(within(detail).getByTestId('credential-event-claimed')).toBeTruthy();
     expect(within(detail).getByTestId('credential-delivery').textContent).toBe('E-mail sent');
+  });
+
+  it('says a credential deleted meanwhile no longer exists, and offers no action on it', async () => {
+    deletedMeanwhile.add(second.id);
+    const { user } = renderPage();
+    await user.click(await screen.findByText('Grace Hopper'));
+    expect((await screen.findByTestId('credential-detail-gone')).textContent).toContain(
+      'This credential no longer exists',
+    );
+    expect(screen.queryByTestId('credential-detail-revoke')).toBeNull();
+    expect(screen.queryByTestId('credential-detail-delete')).toBeNull();
+    expect(screen.queryByTestId('credential-detail-resend')).toBeNull();
+    expect(screen.getByTestId('credential-detail-close')).toBeTruthy();
   });
 
   it("shows a platform schema's name in the user's language, an organization's own as written (ja)", async () => {
