@@ -18,6 +18,7 @@ const organizationAs = (role: MemberRole | undefined): Organization =>
     logo: null,
     verified: true,
     verification_status: 'APPROVED',
+    require_two_factor: false,
     created_at: '2026-01-01T00:00:00Z',
     ...(role ? { role } : {}),
   });
@@ -95,6 +96,7 @@ describe('the side menu by role', { timeout: 30_000 }, () => {
       'nav-verifications',
       'nav-organization',
       'nav-members',
+      'nav-settings',
     ]);
     expect(screen.getByTestId('nav-members').getAttribute('href')).toBe('/members');
   });
@@ -111,9 +113,23 @@ describe('the side menu by role', { timeout: 30_000 }, () => {
         'nav-integrations',
         'nav-organization',
         'nav-members',
+        'nav-activity',
+        'nav-settings',
       ]);
       cleanup();
     }
+  });
+
+  it('is one named navigation landmark whose lists hold list items only (WAI-ARIA list structure)', async () => {
+    renderAt('/members', organizationAs('admin'));
+    await screen.findByTestId('nav-members');
+    const navigation = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(screen.getAllByRole('navigation')).toEqual([navigation]);
+    for (const list of within(navigation).getAllByRole('list')) {
+      for (const child of Array.from(list.children)) expect(child.tagName).toBe('LI');
+    }
+    expect(screen.getByTestId('logout').closest('li')).not.toBeNull();
+    expect(screen.getByTestId('nav-members').getAttribute('aria-current')).toBe('page');
   });
 
   it("tells a member who opens an admin page why it isn't for them", async () => {
