@@ -27,6 +27,7 @@ export const organizationAs = (role: MemberRole): Organization =>
     logo: null,
     verified: true,
     verification_status: 'APPROVED',
+    require_two_factor: false,
     created_at: '2026-01-01T00:00:00Z',
     role,
   });

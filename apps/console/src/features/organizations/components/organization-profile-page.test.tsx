@@ -17,6 +17,7 @@ const organizationAs = (role: MemberRole) =>
     logo: null,
     verified: false,
     verification_status: 'UNDEFINED',
+    require_two_factor: false,
     created_at: '2026-01-01T00:00:00Z',
     role,
   });
