@@ -114,7 +114,7 @@ async function auditWidths(page: Page, label: string, prepare?: (width: number) 
  * The first Tab lands on "Skip to main content", shown while focused; following it puts the focus on the page's
  * main landmark (WCAG 2.2 SC 2.4.1).
  */
-async function expectSkipLink(page: Page) {
+async function expectSkipLink(page: Page, label: string) {
   // Start from the top of the document, as after loading a page: focus a marker at the start of the body and
   // remove it (the browser's focus navigation starting point stays where it was).
   await page.evaluate(() => {
@@ -133,6 +133,8 @@ async function expectSkipLink(page: Page) {
   expect(focused.text).toBe('Skip to main content');
   expect(focused.top).toBeGreaterThanOrEqual(0);
   expect(focused.bottom).toBeGreaterThan(focused.top);
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `skip-link-${label}.png`) });
   await page.keyboard.press('Enter');
   await expect
     .poll(() => page.evaluate(() => document.activeElement?.tagName === 'MAIN' && document.activeElement.id))
@@ -360,7 +362,7 @@ describe('accessibility of every page (axe-core, WCAG 2.2 AA)', () => {
 
     // Credentials: the list with every status, its filters, a credential's detail and the revoke confirmation.
     await open(page, `/credentials/${organizationId}`, `credential-row-${ids.Mary}`);
-    await expectSkipLink(page);
+    await expectSkipLink(page, 'console');
     await auditWidths(page, 'credentials list');
     await auditWidths(page, 'credentials filters open', async () => {
       if ((await page.getByRole('listbox').count()) === 0) {
@@ -540,7 +542,7 @@ describe('accessibility of every page (axe-core, WCAG 2.2 AA)', () => {
     watch(holder, 'holder');
     await holder.goto(`${product.consoleUrl}/connect/credential/${ids.Grace}?lang=en`);
     await holder.getByTestId('claim-qr').waitFor();
-    await expectSkipLink(holder);
+    await expectSkipLink(holder, 'holder');
     await auditWidths(holder, 'claim offered');
     await holder.goto(`${product.consoleUrl}/connect/credential/${ids.Grace}?lang=ja`);
     await holder.getByTestId('claim-qr').waitFor();
@@ -611,7 +613,7 @@ describe('accessibility of every page (axe-core, WCAG 2.2 AA)', () => {
     await id2.goto(`${product.consoleUrl}/intro?lang=en`);
     await id2.getByTestId('intro-sign-in').click();
     await id2.locator('#sign-in-form').waitFor();
-    await expectSkipLink(id2);
+    await expectSkipLink(id2, 'account-center');
     await auditWidths(id2, 'id sign in');
     await id2.locator('#field-login').fill(COLLEAGUE.email);
     await id2.locator('#field-password').fill('not the password');
@@ -702,7 +704,7 @@ describe('accessibility of every page (axe-core, WCAG 2.2 AA)', () => {
     await navigate('/');
     const card = wallet.getByTestId('credential-card').first();
     await expect.poll(() => card.getAttribute('data-status'), { timeout: 30_000 }).toBe('valid');
-    await expectSkipLink(wallet);
+    await expectSkipLink(wallet, 'wallet');
     await auditWidths(wallet, 'wallet credentials');
     await card.click();
     await wallet.getByTestId('credential-detail').waitFor();
