@@ -21,7 +21,7 @@ declare module '@mui/material/styles' {
 /**
  * A colour family as MUI reads it. `main` is shade 600, or 700 where white text on 600 (and 600 text on white)
  * falls below the 4.5:1 contrast WCAG 2.2 SC 1.4.3 asks of normal text: green 600 gives 3.7:1 and amber 600
- * 3.5:1, so chips, buttons and coloured text of those families use 700 (5.4:1). See palette.test.ts.
+ * 3.5:1, so chips, buttons and coloured text of those families use 700 (5.4:1). See theme.test.ts.
  */
 const family = (shades: ColorFamily, mainShade: 600 | 700 = 600): FamilyColor => ({
   ...shades,
