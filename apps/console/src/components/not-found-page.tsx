@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '@cp/ui';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,7 +9,13 @@ import { useTranslation } from '../i18n/index.ts';
 export function NotFoundPage() {
   const { t } = useTranslation();
   return (
-    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 3, textAlign: 'center' }}>
+    <Box
+      component="main"
+      id={MAIN_CONTENT_ID}
+      tabIndex={-1}
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 3, textAlign: 'center' }}
+    >
+      <SkipLink label={t('common.skipToContent')} />
       <Box sx={{ maxWidth: 480 }}>
         <Typography variant="h3" component="h1">
           {t('errors.notFoundTitle')}

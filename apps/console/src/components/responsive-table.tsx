@@ -1,3 +1,4 @@
+import { visuallyHidden } from '@cp/ui';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import type { Breakpoint, SxProps, Theme } from '@mui/material/styles';
@@ -9,6 +10,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, type ReactNode } from 'react';
+import { ScrollRegion } from './scroll-region.tsx';
 
 export interface ResponsiveTableColumn<Row> {
   id: string;
@@ -25,6 +27,7 @@ export interface ResponsiveTableColumn<Row> {
 export function ResponsiveTable<Row extends { id: string }>({
   rows,
   columns,
+  label,
   actionsLabel,
   renderActions,
   renderMobileItem,
@@ -34,6 +37,8 @@ export function ResponsiveTable<Row extends { id: string }>({
 }: {
   rows: Row[];
   columns: ResponsiveTableColumn<Row>[];
+  /** What the table lists: names the scrolling region when the table is wider than the page. */
+  label: string;
   /** Read by screen readers only: the actions column has no visible header. */
   actionsLabel?: string;
   /** Row actions in a last column; without it the table has no actions column (a read-only list). */
@@ -60,7 +65,7 @@ export function ResponsiveTable<Row extends { id: string }>({
     );
   }
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <ScrollRegion label={label}>
       <Table data-testid={testId} sx={{ minWidth: 760 }}>
         <TableHead>
           <TableRow
@@ -95,19 +100,6 @@ export function ResponsiveTable<Row extends { id: string }>({
           ))}
         </TableBody>
       </Table>
-    </Box>
+    </ScrollRegion>
   );
 }
-
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  // Strings: in `sx`, a bare 1 would mean 100% and -1 a negative spacing unit.
-  height: '1px',
-  width: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-} as const;

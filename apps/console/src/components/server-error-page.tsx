@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '@cp/ui';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -61,8 +62,14 @@ export function ServerErrorPage({
   if (reloading) return null;
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : null;
   return (
-    <Box role="alert" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 3, textAlign: 'center' }}>
-      <Box sx={{ maxWidth: 520 }}>
+    <Box
+      component="main"
+      id={MAIN_CONTENT_ID}
+      tabIndex={-1}
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 3, textAlign: 'center' }}
+    >
+      <SkipLink label={t('common.skipToContent')} />
+      <Box role="alert" sx={{ maxWidth: 520 }}>
         <Typography variant="h3" component="h1">
           {t('errors.serverTitle')}
         </Typography>

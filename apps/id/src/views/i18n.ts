@@ -8,6 +8,7 @@ export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', ja: '日本
 const en = {
   appName: 'Account center',
   language: 'Language',
+  skipToContent: 'Skip to main content',
   signInTitle: 'Sign in',
   signInSubtitle: 'Sign in to continue.',
   signInSubtitleClient: 'Sign in to continue to {client}.',
@@ -166,6 +167,7 @@ type Messages = Record<MessageKey, string>;
 const ja: Messages = {
   appName: 'アカウントセンター',
   language: '言語',
+  skipToContent: 'メインコンテンツへスキップ',
   signInTitle: 'ログイン',
   signInSubtitle: 'ログインして続行してください。',
   signInSubtitleClient: 'ログインして {client} に進みます。',
@@ -325,6 +327,7 @@ const ja: Messages = {
 const es: Messages = {
   appName: 'Centro de cuentas',
   language: 'Idioma',
+  skipToContent: 'Saltar al contenido principal',
   signInTitle: 'Iniciar sesión',
   signInSubtitle: 'Inicia sesión para continuar.',
   signInSubtitleClient: 'Inicia sesión para continuar a {client}.',
@@ -486,6 +489,7 @@ const es: Messages = {
 const ko: Messages = {
   appName: '계정 센터',
   language: '언어',
+  skipToContent: '본문으로 건너뛰기',
   signInTitle: '로그인',
   signInSubtitle: '계속하려면 로그인하세요.',
   signInSubtitleClient: '{client}(으)로 계속하려면 로그인하세요.',

@@ -31,12 +31,13 @@ export function layout(page: PageContext, title: string, body: SafeHtml, options
 ${options.script ? html`<script src="${options.script}" defer></script>` : ''}
 </head>
 <body>
-<main class="page">
-<div class="brand"><span class="brand-mark" aria-hidden="true"></span><span>${t('appName')}</span></div>
-<div class="card">
+<a class="skip-link" href="#main">${t('skipToContent')}</a>
+<div class="page">
+<header class="brand"><span class="brand-mark" aria-hidden="true"></span><span>${t('appName')}</span></header>
+<main class="card" id="main" tabindex="-1">
 ${body}
-</div>
 </main>
+</div>
 <footer class="footer">
 <nav aria-label="${t('language')}"><ul class="languages">
 ${LOCALES.map(
@@ -74,7 +75,7 @@ function field(t: Translate, o: FieldOptions): SafeHtml {
   const described = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${o.error ? ' invalid' : ''}">
 <label for="${id}">${o.label}</label>
-<input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${o.type === 'password' ? '' : html` value="${o.value ?? ''}"`}${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${o.required === false ? '' : ' required'}${o.autofocus ? ' autofocus' : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.inputmode ? html` inputmode="${o.inputmode}" spellcheck="false"` : ''}${o.error ? ' aria-invalid="true"' : ''}${described ? html` aria-describedby="${described}"` : ''}>
+<input id="${id}" name="${o.name}" type="${o.type ?? 'text'}"${o.type === 'password' ? '' : html` value="${o.value ?? ''}"`}${o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''}${o.required === false ? '' : ' required'}${o.autofocus ? ' autofocus' : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.inputmode ? html` inputmode="${o.inputmode}" spellcheck="false"` : ''}${o.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}>
 ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
 ${o.error ? html`<p class="field-error" id="${id}-error">${t(o.error)}</p>` : ''}
 </div>`;

@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '@cp/ui';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import QrCodeScannerOutlined from '@mui/icons-material/QrCodeScannerOutlined';
@@ -47,6 +48,8 @@ export function Shell({ children }: { children: ReactNode }) {
 
   return (
     <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default', display: 'flex', flexDirection: 'column' }}>
+      <SkipLink label={t('app.skipToContent')} />
+      {/* AppBar is the page's <header>; the navigation is a named <nav>; the page is the <main>. */}
       <AppBar position="sticky" color="primary" elevation={0}>
         <Toolbar sx={{ gap: 1, maxWidth: 960, width: '100%', mx: 'auto' }}>
           <WalletOutlined />
@@ -89,7 +92,17 @@ export function Shell({ children }: { children: ReactNode }) {
       </AppBar>
       <Box
         component="main"
-        sx={{ flexGrow: 1, width: '100%', maxWidth: 640, mx: 'auto', px: 2, pt: 3, pb: isDesktop ? 4 : 11 }}
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        sx={{
+          flexGrow: 1,
+          width: '100%',
+          maxWidth: 640,
+          mx: 'auto',
+          px: 2,
+          pt: 3,
+          pb: isDesktop ? 4 : 11,
+        }}
       >
         {children}
       </Box>

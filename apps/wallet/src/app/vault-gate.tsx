@@ -14,7 +14,7 @@ export function FullPageSpinner() {
   return (
     <Box sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center' }}>
       <Box sx={{ textAlign: 'center' }}>
-        <CircularProgress />
+        <CircularProgress aria-label={t('app.loading')} />
         <Typography sx={{ mt: 2, color: 'text.secondary' }}>{t('app.loading')}</Typography>
       </Box>
     </Box>

@@ -48,11 +48,14 @@ export function CredentialFace({
   issuer,
   fallbackName,
   badge,
+  nameComponent = 'p',
 }: {
   display: CredentialDisplay;
   issuer: IssuerInfo;
   fallbackName: string;
   badge?: ReactNode;
+  /** The credential's page makes its name the page's heading (`h1`); on a card in a list it is text. */
+  nameComponent?: 'p' | 'h1';
 }) {
   const { t } = useTranslation();
   const locale = currentLanguage();
@@ -86,7 +89,10 @@ export function CredentialFace({
         {badge}
       </Box>
       <Box>
-        <Typography component="p" sx={{ fontSize: 20, fontWeight: 600, lineHeight: 1.3, color: 'inherit' }}>
+        <Typography
+          component={nameComponent}
+          sx={{ fontSize: 20, fontWeight: 600, lineHeight: 1.3, color: 'inherit', m: 0 }}
+        >
           {credentialName(display, fallbackName)}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', columnGap: 1, rowGap: 0.5 }}>

@@ -62,7 +62,7 @@ export function IssuerAssuranceNote({
     hints = [assurance.provisional ? t('assurance.provisional') : assuranceHint(t, assurance)];
     if (phase === 'offer') hints.push(t('assurance.announced'));
   } else if (phase === 'checking') {
-    icon = <CircularProgress size={22} />;
+    icon = <CircularProgress size={22} aria-label={t('assurance.checking')} />;
     headline = t('assurance.checking');
     hints = [];
   } else if (phase === 'offer') {

@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '@cp/ui';
 import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
 import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import Box from '@mui/material/Box';
@@ -23,6 +24,7 @@ export function NoOrganizationPage() {
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <SkipLink label={t('common.skipToContent')} />
       <Box
         component="header"
         sx={{
@@ -41,7 +43,12 @@ export function NoOrganizationPage() {
           {t('nav.logout')}
         </Button>
       </Box>
-      <Box sx={{ flex: 1, display: 'grid', placeItems: 'center', px: 2, py: 6 }}>
+      <Box
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        sx={{ flex: 1, display: 'grid', placeItems: 'center', px: 2, py: 6 }}
+      >
         <Card sx={{ width: '100%', maxWidth: 520, p: { xs: 3, sm: 5 } }} data-testid="no-organization">
           <Box
             sx={{

@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '@cp/ui';
 import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -19,7 +20,8 @@ const SIDEBAR_WIDTH = 280;
 
 /**
  * The signed-in frame: a permanent side menu from `md` up, a top bar with a slide-out menu below. Only one of
- * the two is mounted, so every test id exists once on the page.
+ * the two is mounted, so every test id exists once on the page. Landmarks: a skip link first, the top bar is the
+ * `<header>`, the side menu a named `<nav>`, the page the `<main>` the skip link leads to.
  */
 export function AppShell() {
   const { t } = useTranslation();
@@ -36,6 +38,7 @@ export function AppShell() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <SkipLink label={t('common.skipToContent')} />
       {isDesktop ? (
         <Drawer
           variant="permanent"
@@ -72,13 +75,20 @@ export function AppShell() {
             variant="temporary"
             open={mobileOpen}
             onClose={() => setMobileOpen(false)}
+            // The open drawer is a modal dialog: it needs a name (WAI-ARIA 1.2 `dialog`).
+            slotProps={{ paper: { 'aria-label': t('nav.mainNavigation') } }}
             sx={{ '& .MuiDrawer-paper': { width: 'min(320px, 88vw)', boxSizing: 'border-box' } }}
           >
             <SideMenu onNavigate={() => setMobileOpen(false)} onClose={() => setMobileOpen(false)} />
           </Drawer>
         </>
       )}
-      <Box component="main" sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3, md: 5 }, py: { xs: 3, md: 5 } }}>
+      <Box
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3, md: 5 }, py: { xs: 3, md: 5 } }}
+      >
         {!isDesktop && <Toolbar />}
         <Box sx={{ maxWidth: 1080, mx: 'auto' }}>
           {twoFactorRequired && current ? <TwoFactorRequiredPage organization={current} /> : <Outlet />}

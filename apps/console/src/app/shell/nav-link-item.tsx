@@ -1,4 +1,5 @@
 import type { SvgIconComponent } from '@mui/icons-material';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -33,20 +34,23 @@ export function NavLinkItem({
   testId: string;
   onClick?: () => void;
 }) {
+  // A list item around the link: a list holds list items only (WAI-ARIA 1.2, `list`).
   return (
-    <ListItemButton
-      component={Link}
-      to={to}
-      selected={selected}
-      aria-current={selected ? 'page' : undefined}
-      data-testid={testId}
-      onClick={onClick}
-      sx={navItemSx}
-    >
-      <ListItemIcon>
-        <Icon fontSize="small" />
-      </ListItemIcon>
-      <ListItemText primary={label} slotProps={{ primary: { variant: 'subtitle2', noWrap: true } }} />
-    </ListItemButton>
+    <ListItem disablePadding>
+      <ListItemButton
+        component={Link}
+        to={to}
+        selected={selected}
+        aria-current={selected ? 'page' : undefined}
+        data-testid={testId}
+        onClick={onClick}
+        sx={navItemSx}
+      >
+        <ListItemIcon>
+          <Icon fontSize="small" />
+        </ListItemIcon>
+        <ListItemText primary={label} slotProps={{ primary: { variant: 'subtitle2', noWrap: true } }} />
+      </ListItemButton>
+    </ListItem>
   );
 }

@@ -86,7 +86,7 @@ describe('OrgSwitcher', () => {
     const user = userEvent.setup();
     const router = renderSwitcher();
     await within(await screen.findByTestId('org-switcher')).findByText('Alpha');
-    await user.click(screen.getByRole('button', { name: 'Switch organization' }));
+    await user.click(screen.getByRole('button', { name: /^Alpha\b.*Switch organization$/ }));
     expect(screen.getByTestId(`org-option-${A.id}`)).toBeTruthy();
     await user.click(screen.getByTestId(`org-option-${B.id}`));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));

@@ -1,4 +1,4 @@
-import { AccountDisplay } from '@cp/ui';
+import { AccountDisplay, visuallyHidden } from '@cp/ui';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import CheckOutlined from '@mui/icons-material/CheckOutlined';
 import UnfoldMore from '@mui/icons-material/UnfoldMore';
@@ -55,7 +55,6 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
     <>
       <ButtonBase
         data-testid="org-switcher"
-        aria-label={t('nav.switchOrganization')}
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : 'false'}
         onClick={(event) => setAnchor(event.currentTarget)}
@@ -85,7 +84,11 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
             verifiedLabel={t('common.verified')}
           />
         </Box>
-        <UnfoldMore fontSize="small" sx={{ color: 'grey.400' }} />
+        {/* The name is what the button shows (WCAG 2.2 SC 2.5.3 Label in Name), then what it does. */}
+        <Box component="span" sx={visuallyHidden}>
+          {t('nav.switchOrganization')}
+        </Box>
+        <UnfoldMore fontSize="small" sx={{ color: 'grey.500' }} />
       </ButtonBase>
       <Popover
         open={anchor !== null}

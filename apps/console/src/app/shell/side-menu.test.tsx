@@ -96,6 +96,7 @@ describe('the side menu by role', { timeout: 30_000 }, () => {
       'nav-verifications',
       'nav-organization',
       'nav-members',
+      'nav-settings',
     ]);
     expect(screen.getByTestId('nav-members').getAttribute('href')).toBe('/members');
   });
@@ -113,9 +114,22 @@ describe('the side menu by role', { timeout: 30_000 }, () => {
         'nav-organization',
         'nav-members',
         'nav-activity',
+        'nav-settings',
       ]);
       cleanup();
     }
+  });
+
+  it('is one named navigation landmark whose lists hold list items only (WAI-ARIA list structure)', async () => {
+    renderAt('/members', organizationAs('admin'));
+    await screen.findByTestId('nav-members');
+    const navigation = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(screen.getAllByRole('navigation')).toEqual([navigation]);
+    for (const list of within(navigation).getAllByRole('list')) {
+      for (const child of Array.from(list.children)) expect(child.tagName).toBe('LI');
+    }
+    expect(screen.getByTestId('logout').closest('li')).not.toBeNull();
+    expect(screen.getByTestId('nav-members').getAttribute('aria-current')).toBe('page');
   });
 
   it("tells a member who opens an admin page why it isn't for them", async () => {

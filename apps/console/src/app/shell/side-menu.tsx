@@ -6,6 +6,7 @@ import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -30,7 +31,12 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
   const userName = [user?.first_name, user?.last_name].filter(Boolean).join(' ') || user?.username || '';
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', px: 2, pt: 2.5, pb: 2 }}>
+    // The whole menu is the navigation landmark: the switcher, the pages, settings and the signed-in person.
+    <Box
+      component="nav"
+      aria-label={t('nav.mainNavigation')}
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%', px: 2, pt: 2.5, pb: 2 }}
+    >
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', px: 1, mb: 3 }}>
         <BrandLogo />
         {onClose && (
@@ -40,7 +46,7 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
         )}
       </Box>
       <OrgSwitcher onDone={onNavigate} />
-      <List component="nav" aria-label={t('nav.mainNavigation')} sx={{ mt: 2.5, p: 0 }}>
+      <List sx={{ mt: 2.5, p: 0 }}>
         {NAV_ITEMS.filter((item) => {
           // Without an organization (a platform administrator) only the administration items apply.
           if (item.platformAdminOnly) return user?.is_platform_admin;
@@ -67,21 +73,23 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
           testId="nav-settings"
           onClick={onNavigate}
         />
-        <ListItemButton
-          data-testid="logout"
-          disabled={logout.isPending}
-          onClick={async () => {
-            // Leaves for the provider's sign-out (or /intro) once the session has ended.
-            await logout.mutateAsync();
-            onNavigate?.();
-          }}
-          sx={navItemSx}
-        >
-          <ListItemIcon>
-            <LogoutOutlined fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('nav.logout')} slotProps={{ primary: { variant: 'subtitle2' } }} />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton
+            data-testid="logout"
+            disabled={logout.isPending}
+            onClick={async () => {
+              // Leaves for the provider's sign-out (or /intro) once the session has ended.
+              await logout.mutateAsync();
+              onNavigate?.();
+            }}
+            sx={navItemSx}
+          >
+            <ListItemIcon>
+              <LogoutOutlined fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('nav.logout')} slotProps={{ primary: { variant: 'subtitle2' } }} />
+          </ListItemButton>
+        </ListItem>
       </List>
       {user && (
         <>

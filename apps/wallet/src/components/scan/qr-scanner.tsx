@@ -140,7 +140,7 @@ export function QrScanner({ onResult }: { onResult: (text: string) => void }) {
         {state === 'starting' && (
           <Box sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', color: 'common.white' }}>
             <Box sx={{ textAlign: 'center' }}>
-              <CircularProgress color="inherit" />
+              <CircularProgress color="inherit" aria-label={t('scan.starting')} />
               <Typography sx={{ mt: 1 }}>{t('scan.starting')}</Typography>
             </Box>
           </Box>

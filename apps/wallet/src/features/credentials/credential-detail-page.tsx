@@ -139,6 +139,7 @@ export function CredentialDetailPage() {
           issuer={credential.issuer}
           fallbackName={credential.vct}
           badge={<StatusChip status={credential.lastStatus} />}
+          nameComponent="h1"
         />
       </Card>
       <Section title={t('detail.claims')}>

@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '@cp/ui';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import VerifiedUserOutlined from '@mui/icons-material/VerifiedUserOutlined';
@@ -15,12 +16,25 @@ import { useVaultState } from '../../app/vault-context.tsx';
 
 export const MIN_PASSCODE_LENGTH = 6;
 
+/** The frame of the first-use and locked screens: the page is its `<main>`, a skip link still comes first. */
 export function AuthLayout({ children, testId }: { children: React.ReactNode; testId: string }) {
+  const { t } = useTranslation();
   return (
     <Box
+      component="main"
+      id={MAIN_CONTENT_ID}
+      tabIndex={-1}
       data-testid={testId}
-      sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center', px: 2, py: 4, bgcolor: 'background.default' }}
+      sx={{
+        minHeight: '100dvh',
+        display: 'grid',
+        placeItems: 'center',
+        px: 2,
+        py: 4,
+        bgcolor: 'background.default',
+      }}
     >
+      <SkipLink label={t('app.skipToContent')} />
       <Card sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 4 } }}>
         <Box
           sx={{

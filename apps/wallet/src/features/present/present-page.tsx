@@ -76,7 +76,7 @@ type State =
 function Busy({ text }: { text: string }) {
   return (
     <Box sx={{ py: 8, textAlign: 'center' }} aria-live="polite">
-      <CircularProgress />
+      <CircularProgress aria-label={text} />
       <Typography sx={{ mt: 2, color: 'text.secondary' }}>{text}</Typography>
     </Box>
   );

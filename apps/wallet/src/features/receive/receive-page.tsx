@@ -31,7 +31,7 @@ export function ReceivePage() {
 export function Working({ text }: { text: string }) {
   return (
     <Box sx={{ py: 8, textAlign: 'center' }} aria-live="polite">
-      <CircularProgress />
+      <CircularProgress aria-label={text} />
       <Typography sx={{ mt: 2, color: 'text.secondary' }}>{text}</Typography>
     </Box>
   );

@@ -64,6 +64,7 @@ export function ActivityTable({
   ];
   return (
     <ResponsiveTable
+      label={t('activity.title')}
       rows={events}
       columns={columns}
       testId="activity-table"

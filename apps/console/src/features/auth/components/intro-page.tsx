@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '@cp/ui';
 import CheckCircleOutlineOutlined from '@mui/icons-material/CheckCircleOutlineOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -33,7 +34,10 @@ export function IntroPage() {
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+      <SkipLink label={t('common.skipToContent')} />
+      {/* The product's banner (from md up): its name and what it does. */}
       <Box
+        component="header"
         sx={{
           display: { xs: 'none', md: 'flex' },
           flexDirection: 'column',
@@ -75,7 +79,12 @@ export function IntroPage() {
           © {new Date().getFullYear()} {t('app.name')}
         </Typography>
       </Box>
-      <Box sx={{ display: 'flex', flexDirection: 'column', px: { xs: 3, sm: 6 }, py: { xs: 3, md: 4 } }}>
+      <Box
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        sx={{ display: 'flex', flexDirection: 'column', px: { xs: 3, sm: 6 }, py: { xs: 3, md: 4 } }}
+      >
         <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
           <LanguageSelect />
         </Box>

@@ -1,3 +1,4 @@
+import { MAIN_CONTENT_ID, SkipLink } from '@cp/ui';
 import ErrorOutlineOutlined from '@mui/icons-material/ErrorOutlineOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -51,7 +52,13 @@ export function OAuthCallbackPage() {
     : failure;
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 3, textAlign: 'center' }}>
+    <Box
+      component="main"
+      id={MAIN_CONTENT_ID}
+      tabIndex={-1}
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 3, textAlign: 'center' }}
+    >
+      <SkipLink label={t('common.skipToContent')} />
       {message ? (
         <Box sx={{ maxWidth: 440 }} role="alert">
           <ErrorOutlineOutlined sx={{ fontSize: 48, color: 'error.main' }} />
@@ -67,7 +74,7 @@ export function OAuthCallbackPage() {
         </Box>
       ) : (
         <Box>
-          <CircularProgress />
+          <CircularProgress aria-label={t('oauth.signingIn')} />
           <Typography variant="body1" sx={{ color: 'text.secondary', mt: 2 }}>
             {t('oauth.signingIn')}
           </Typography>

@@ -14,6 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Link } from 'react-router';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 
@@ -52,7 +53,10 @@ export function CredentialSchemaDialog({ schema, onClose }: { schema: Credential
             <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
               {t('credentialSchemas.viewDialog.attributes')}
             </Typography>
-            <Box sx={{ overflowX: 'auto', border: '1px solid', borderColor: 'divider', borderRadius: 2 }}>
+            <ScrollRegion
+              label={t('credentialSchemas.viewDialog.attributes')}
+              sx={{ border: '1px solid', borderColor: 'divider', borderRadius: 2 }}
+            >
               <Table size="small">
                 <TableHead>
                   <TableRow>
@@ -90,7 +94,7 @@ export function CredentialSchemaDialog({ schema, onClose }: { schema: Credential
                   ))}
                 </TableBody>
               </Table>
-            </Box>
+            </ScrollRegion>
             <Alert severity="info" sx={{ mt: 2 }}>
               {t('credentialSchemas.viewDialog.immutable')}
             </Alert>

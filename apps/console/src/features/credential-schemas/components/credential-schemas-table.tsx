@@ -1,4 +1,5 @@
 import type { CredentialSchema } from '@cp/contracts';
+import { visuallyHidden } from '@cp/ui';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import DeleteOutlineOutlined from '@mui/icons-material/DeleteOutlineOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
@@ -13,6 +14,7 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Link } from 'react-router';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { type TFunction, useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 
@@ -39,7 +41,7 @@ export function CredentialSchemasTable({
   const { t, i18n } = useTranslation();
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <ScrollRegion label={t('credentialSchemas.title')}>
       <Table data-testid="schemas-table" sx={{ tableLayout: { md: 'fixed' } }}>
         <TableHead>
           <TableRow>
@@ -47,7 +49,11 @@ export function CredentialSchemasTable({
             <TableCell sx={{ ...wideOnly, width: '30%' }}>{t('credentialSchemas.columns.description')}</TableCell>
             <TableCell sx={{ ...wideOnly, width: '19%' }}>{t('credentialSchemas.columns.createdBy')}</TableCell>
             <TableCell sx={{ ...wideOnly, width: '12%' }}>{t('credentialSchemas.columns.createdAt')}</TableCell>
-            <TableCell align="right" sx={{ width: { md: 144 } }} aria-label={t('credentialSchemas.columns.actions')} />
+            <TableCell align="right" sx={{ width: { md: 144 } }}>
+              <Box component="span" sx={visuallyHidden}>
+                {t('credentialSchemas.columns.actions')}
+              </Box>
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -145,6 +151,6 @@ export function CredentialSchemasTable({
           })}
         </TableBody>
       </Table>
-    </Box>
+    </ScrollRegion>
   );
 }

@@ -17,7 +17,6 @@ import Stepper from '@mui/material/Stepper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
@@ -26,6 +25,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { toSupportedLanguage } from '../../../i18n/detect-language.ts';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
@@ -245,7 +245,7 @@ function CreateCredentialWizard() {
       {step === 1 && (
         <Box>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 2, flexWrap: 'wrap' }}>
-            <Typography variant="h6" sx={{ flex: 1 }}>
+            <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
               {t('issuing.wizard.chooseSchema')}
             </Typography>
             <Button
@@ -328,7 +328,9 @@ function CreateCredentialWizard() {
       {step === 2 && schema && (
         <Box sx={{ display: 'grid', gap: 3 }}>
           <Card sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2 }}>
-            <Typography variant="h6">{t('issuing.wizard.details')}</Typography>
+            <Typography variant="h6" component="h2">
+              {t('issuing.wizard.details')}
+            </Typography>
             <TextField
               label={t('issuing.wizard.name')}
               value={name}
@@ -350,7 +352,7 @@ function CreateCredentialWizard() {
           </Card>
           <Card sx={{ p: { xs: 2, sm: 3 } }}>
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2, flexWrap: 'wrap' }}>
-              <Typography variant="h6" sx={{ flex: 1 }}>
+              <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
                 {t('issuing.recipients.title')}
               </Typography>
               <Button
@@ -376,7 +378,7 @@ function CreateCredentialWizard() {
                 {t('issuing.csv.imported', { count: importedCount })}
               </Alert>
             )}
-            <TableContainer>
+            <ScrollRegion label={t('issuing.recipients.title')}>
               <Table size="small" data-testid="recipients-table" sx={{ minWidth: 520 }}>
                 <TableHead>
                   <TableRow>
@@ -423,7 +425,7 @@ function CreateCredentialWizard() {
                   ))}
                 </TableBody>
               </Table>
-            </TableContainer>
+            </ScrollRegion>
             {importIds.map((id, index) => (
               <ImportedRecipients key={id} organizationId={organizationId} importId={id} index={index} />
             ))}
@@ -441,7 +443,9 @@ function CreateCredentialWizard() {
           }}
         >
           <Card sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2 }}>
-            <Typography variant="h6">{t('issuing.wizard.message')}</Typography>
+            <Typography variant="h6" component="h2">
+              {t('issuing.wizard.message')}
+            </Typography>
             <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="wizard-summary">
               {importsLoaded
                 ? t('issuing.wizard.summary', { count: total, name: credentialName })

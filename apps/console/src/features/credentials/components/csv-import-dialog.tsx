@@ -12,11 +12,11 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { downloadImportTemplate } from '../api/download-import-template.ts';
@@ -198,7 +198,7 @@ export function CsvImportDialog({
               </Alert>
             )}
             {progress && progress.errors.length > 0 && (
-              <TableContainer sx={{ mt: 2, maxHeight: 260 }}>
+              <ScrollRegion label={t('catalogue.importCsv')} sx={{ mt: 2, maxHeight: 260 }}>
                 <Table size="small" stickyHeader data-testid="csv-import-errors">
                   <TableHead>
                     <TableRow>
@@ -217,7 +217,7 @@ export function CsvImportDialog({
                     ))}
                   </TableBody>
                 </Table>
-              </TableContainer>
+              </ScrollRegion>
             )}
           </Box>
         )}

@@ -5,11 +5,11 @@ import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { IMPORTED_PAGE_SIZE, useImportedRecipients } from '../api/find-imported-recipients.ts';
 
@@ -42,7 +42,7 @@ export function ImportedRecipients({
       )}
       {!list.data && !list.isError && <Skeleton height={80} />}
       {list.data && total > 0 && (
-        <TableContainer>
+        <ScrollRegion label={t('issuing.recipients.imported', { count: total })}>
           <Table size="small" sx={{ minWidth: 520 }} aria-label={t('issuing.recipients.imported', { count: total })}>
             <TableHead>
               <TableRow>
@@ -61,7 +61,7 @@ export function ImportedRecipients({
               ))}
             </TableBody>
           </Table>
-        </TableContainer>
+        </ScrollRegion>
       )}
       {total > IMPORTED_PAGE_SIZE && (
         <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1.5 }}>

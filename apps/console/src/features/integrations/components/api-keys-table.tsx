@@ -93,6 +93,7 @@ export function ApiKeysTable({ apiKeys, total, page, pageSize, onPageChange, onR
   return (
     <Card>
       <ResponsiveTable
+        label={t('integrations.title')}
         rows={apiKeys}
         columns={columns}
         actionsLabel={t('integrations.fields.actions')}

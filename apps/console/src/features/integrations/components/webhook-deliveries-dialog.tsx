@@ -21,6 +21,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, type ReactNode, useState } from 'react';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useWebhookDeliveries } from '../api/find-webhook-deliveries.ts';
 import { useFormatDateTime } from '../hooks/use-format-date-time.ts';
@@ -215,7 +216,10 @@ function DeliveriesTable({ deliveries }: { deliveries: WebhookDelivery[] }) {
   const formatDateTime = useFormatDateTime();
   const responseText = useResponseText();
   return (
-    <Box sx={{ overflowX: 'auto', border: 1, borderColor: 'grey.200', borderRadius: 1 }}>
+    <ScrollRegion
+      label={t('integrations.webhooks.deliveries.title')}
+      sx={{ border: 1, borderColor: 'grey.200', borderRadius: 1 }}
+    >
       <Table size="small" sx={{ minWidth: 680 }}>
         <TableHead>
           <TableRow
@@ -251,7 +255,7 @@ function DeliveriesTable({ deliveries }: { deliveries: WebhookDelivery[] }) {
           ))}
         </TableBody>
       </Table>
-    </Box>
+    </ScrollRegion>
   );
 }
 

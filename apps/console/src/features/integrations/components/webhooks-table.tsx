@@ -68,6 +68,7 @@ export function WebhooksTable({ webhooks, ...handlers }: Props) {
   ];
   return (
     <ResponsiveTable
+      label={t('integrations.webhooks.title')}
       rows={webhooks}
       columns={columns}
       actionsLabel={t('integrations.fields.actions')}

@@ -48,7 +48,7 @@ export function KybDocumentViewer({ document, onClose }: { document: UploadedMed
       </DialogTitle>
       <DialogContent dividers sx={{ display: 'grid', placeItems: 'center', minHeight: 240, bgcolor: 'grey.50' }}>
         {blob.isError && <Alert severity="error">{t('catalogue.verifyOrganization')}</Alert>}
-        {!objectUrl && !blob.isError && <CircularProgress size={28} />}
+        {!objectUrl && !blob.isError && <CircularProgress size={28} aria-label={t('common.loading')} />}
         {objectUrl && isImage && (
           <Box
             component="img"

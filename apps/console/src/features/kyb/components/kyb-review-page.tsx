@@ -15,7 +15,6 @@ import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
@@ -23,6 +22,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { useKybReviews } from '../api/find-kyb-reviews.ts';
@@ -96,7 +96,7 @@ function ReviewQueue() {
 
   return (
     <Card>
-      <TableContainer>
+      <ScrollRegion label={t('kyb.review.title')}>
         <Table data-testid="admin-kyb-table" sx={{ minWidth: 720 }}>
           <TableHead>
             <TableRow>
@@ -159,7 +159,7 @@ function ReviewQueue() {
             ))}
           </TableBody>
         </Table>
-      </TableContainer>
+      </ScrollRegion>
       {total > PAGE_SIZE && (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
           <Pagination count={Math.ceil(total / PAGE_SIZE)} page={page} onChange={(_, value) => setPage(value)} />

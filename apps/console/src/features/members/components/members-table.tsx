@@ -124,6 +124,7 @@ export function MembersTable({
 
   return (
     <ResponsiveTable
+      label={t('members.title')}
       rows={members.map((member) => ({ ...member, id: member.user_id }))}
       columns={columns}
       actionsLabel={t('members.fields.actions')}

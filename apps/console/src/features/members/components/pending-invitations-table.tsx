@@ -98,6 +98,7 @@ export function PendingInvitationsTable({ invitations, busyId, onResend, onCopyL
 
   return (
     <ResponsiveTable
+      label={t('members.invitations.title')}
       rows={invitations}
       columns={columns}
       actionsLabel={t('members.fields.actions')}

@@ -79,7 +79,7 @@ export function OrganizationLogoField({
               bgcolor: 'rgba(255,255,255,0.7)',
             }}
           >
-            <CircularProgress size={24} />
+            <CircularProgress size={24} aria-label={t('common.loading')} />
           </Box>
         )}
       </Box>

@@ -76,6 +76,7 @@ export function TrustAnchorsTable({
   ];
   return (
     <ResponsiveTable
+      label={t('trustAnchors.title')}
       rows={anchors}
       columns={columns}
       actionsLabel={t('trustAnchors.columns.actions')}

@@ -21,6 +21,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, useId, useRef, useState } from 'react';
+import { useScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useVerificationIndividuals } from '../api/find-verification-individuals.ts';
 import { describeFailedCheck } from './check-messages.ts';
@@ -51,6 +52,7 @@ export function VerificationHistoryDialog({
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   const titleId = useId();
+  const history = useScrollRegion<HTMLDivElement>(t('verifications.history.title'));
   const [page, setPage] = useState(1);
   const [openedFor, setOpenedFor] = useState<string | null>(null);
   // Another verification's history starts at its first page.
@@ -148,7 +150,8 @@ export function VerificationHistoryDialog({
           <CloseOutlined />
         </IconButton>
       </DialogTitle>
-      <DialogContent dividers data-testid="verification-history">
+      {/* A long history scrolls: while it does, the keyboard can reach and scroll it. */}
+      <DialogContent dividers data-testid="verification-history" ref={history.ref} {...history.props}>
         {content}
       </DialogContent>
     </Dialog>

@@ -1,4 +1,5 @@
 import type { Verification, VerificationType } from '@cp/contracts';
+import { visuallyHidden } from '@cp/ui';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import DeleteOutlineOutlined from '@mui/icons-material/DeleteOutlineOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
@@ -18,6 +19,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { creatorName, credentialTypeName, formatDate } from './format.ts';
 import { VerificationStatusChip } from './verification-status-chip.tsx';
@@ -71,7 +73,7 @@ function DesktopTable({ type, verifications, ...actions }: Props) {
   const { t, i18n } = useTranslation();
   const isSingle = type === 'SINGLE';
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <ScrollRegion label={t(`verifications.types.${type}`)}>
       <Table data-testid={`verifications-table-${type}`} sx={{ minWidth: 760 }}>
         <TableHead>
           <TableRow sx={{ '& th': { whiteSpace: 'nowrap' } }}>
@@ -80,7 +82,11 @@ function DesktopTable({ type, verifications, ...actions }: Props) {
             <TableCell>{t('verifications.list.columns.usage')}</TableCell>
             {isSingle && <TableCell>{t('verifications.list.columns.status')}</TableCell>}
             <TableCell>{t('verifications.list.columns.createdBy')}</TableCell>
-            <TableCell align="right" aria-label={t('verifications.list.columns.actions')} />
+            <TableCell align="right">
+              <Box component="span" sx={visuallyHidden}>
+                {t('verifications.list.columns.actions')}
+              </Box>
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -125,7 +131,7 @@ function DesktopTable({ type, verifications, ...actions }: Props) {
           ))}
         </TableBody>
       </Table>
-    </Box>
+    </ScrollRegion>
   );
 }
 
