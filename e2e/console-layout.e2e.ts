@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, snap } from './support/browser.ts';
-import { onConsole, signIn } from './support/journeys.ts';
+import { onConsole, sessionHeaders, signIn } from './support/journeys.ts';
 import { type Product, runAdmin, startProduct } from './support/product.ts';
 
 /**
@@ -47,11 +47,21 @@ beforeAll(async () => {
     const secret = /secret: (\S+)/.exec(created.stdout)?.[1];
     authorization = `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
   }
-  await api('/webhooks', {
-    url: WEBHOOK_URL,
-    description: 'Admissions office: marks applicants as verified',
-    events: ['verification.completed', 'credential.claimed', 'credential.revoked'],
+  // Webhooks are an admin's to register (API keys act with member rights): the demo admin's session does it.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, product, 'demo@example.com', 'Demo-Passw0rd!');
+  const response = await fetch(`${product.consoleUrl}/api/webhooks`, {
+    method: 'POST',
+    headers: { ...(await sessionHeaders(context, organizationId)), 'content-type': 'application/json' },
+    body: JSON.stringify({
+      url: WEBHOOK_URL,
+      description: 'Admissions office: marks applicants as verified',
+      events: ['verification.completed', 'credential.claimed', 'credential.revoked'],
+    }),
   });
+  expect(response.status, await response.clone().text()).toBe(201);
+  await context.close();
 });
 afterAll(async () => {
   await browser?.close();

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimCredential, fetchHttp, makeHolder, presentCredential } from '../apps/api/test/support/wallet.ts';
 import { launchBrowser, snap } from './support/browser.ts';
-import { signIn } from './support/journeys.ts';
+import { sessionHeaders, signIn } from './support/journeys.ts';
 import { type Product, runAdmin, startProduct } from './support/product.ts';
 
 let product: Product;
@@ -17,6 +17,8 @@ afterAll(async () => {
   await product?.stop();
 });
 
+let demoOrganizationId = '';
+
 /** The demo organization's id and an API key for it (what an integrator would have). */
 function integratorKey() {
   const organizations = runAdmin(product, ['org', 'list']);
@@ -25,6 +27,7 @@ function integratorKey() {
     .find((line) => line.includes('Demo Organization'))
     ?.split(' ')[0];
   expect(organizationId).toMatch(/^[0-9a-f-]{36}$/);
+  demoOrganizationId = organizationId!;
   const created = runAdmin(product, ['api-key', 'create', '--org', organizationId!, '--name', 'E2E']);
   const key = /key: (\S+)/.exec(created.stdout)?.[1];
   const secret = /secret: (\S+)/.exec(created.stdout)?.[1];
@@ -99,10 +102,14 @@ describe('verification in the console and on the holder page', () => {
     const holderPage = await phone.newPage();
     holderPage.on('pageerror', (err) => problems.push(err.message));
     // The integrator signs the link for its customer with the verification's link secret, so that the
-    // result answers for crm-1001 (an unsigned ?customer= would be a label only).
-    const { secret } = await fetch(`${product.consoleUrl}/api/verifications/${verificationId}/link-secret`, {
-      headers: integrator,
-    }).then((r) => r.json());
+    // result answers for crm-1001 (an unsigned ?customer= would be a label only). The secret is an admin's to
+    // hand over (API keys may not read it): the signed-in admin's session reads it, as the console's panel does.
+    const session = await sessionHeaders(context, demoOrganizationId);
+    const secretResponse = await fetch(`${product.consoleUrl}/api/verifications/${verificationId}/link-secret`, {
+      headers: session,
+    });
+    expect(secretResponse.status).toBe(200);
+    const { secret } = (await secretResponse.json()) as { secret: string };
     const expires = Math.floor(Date.now() / 1000) + 3600;
     const signature = createHmac('sha256', secret).update(`${verificationId}.crm-1001.${expires}`).digest('base64url');
     await holderPage.goto(

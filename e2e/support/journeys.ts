@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Product } from './product.ts';
 
@@ -39,4 +39,19 @@ export async function signIn(page: Page, product: Product, login: string, passwo
   await page.locator('#field-password').fill(password);
   await page.locator('#sign-in-submit').click();
   await page.waitForURL(onConsole(product, '/credentials'), { timeout: 30_000 });
+}
+
+/**
+ * The signed-in console user's own API headers, read from the session cookies the console keeps (spec §7): for
+ * what only a signed-in admin may call (API keys act with member rights).
+ */
+export async function sessionHeaders(context: BrowserContext, organizationId: string) {
+  const cookies = await context.cookies();
+  const token = cookies.find((c) => c.name === 'access_token')?.value;
+  const type = cookies.find((c) => c.name === 'token_type')?.value ?? 'Bearer';
+  expect(token, 'a signed-in console session').toBeTruthy();
+  return {
+    authorization: `${decodeURIComponent(type)} ${decodeURIComponent(token!)}`,
+    currentidentity: organizationId,
+  };
 }
