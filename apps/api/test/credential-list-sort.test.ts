@@ -3,6 +3,7 @@
  * every page, for every sort, status filter and range, equals the list's definition written out in plain SQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as repository from '../src/modules/credentials/credentials.repository.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -15,7 +16,25 @@ afterAll(async () => {
 
 const sqlOf = (text: string, values?: unknown[]) => t.runtime.ctx.database.executor.executeSql(text, values);
 
-type Sort = '-created_at' | 'created_at' | 'status' | '-status';
+type Sort =
+  | '-created_at'
+  | 'created_at'
+  | 'status'
+  | '-status'
+  | 'recipient'
+  | '-recipient'
+  | 'expires_at'
+  | '-expires_at';
+const SORTS: Sort[] = [
+  '-created_at',
+  'created_at',
+  'status',
+  '-status',
+  'recipient',
+  '-recipient',
+  'expires_at',
+  '-expires_at',
+];
 type Status = 'CREATED' | 'ISSUED' | 'CLAIMED' | 'REVOKED' | 'EXPIRED';
 interface Query {
   sort?: Sort;
@@ -52,6 +71,11 @@ async function expected(organizationId: string, query: Query) {
     created_at: 'c.created_at asc, c.id asc',
     status: `${rank} asc, c.created_at desc, c.id desc`,
     '-status': `${rank} desc, c.created_at desc, c.id desc`,
+    recipient: 'c.recipient_last_name asc, c.recipient_first_name asc, c.id asc',
+    '-recipient': 'c.recipient_last_name desc, c.recipient_first_name desc, c.id desc',
+    // The claim offer's expiry; no offer yet (created): last ascending, first descending.
+    expires_at: `${latestOffer} asc nulls last, c.id asc`,
+    '-expires_at': `${latestOffer} desc nulls first, c.id desc`,
   }[query.sort ?? '-created_at'];
   const { rows } = await sqlOf(`select c.id from credentials c where ${where.join(' and ')} order by ${order}`, values);
   return rows.map((r) => r.id as string);
@@ -140,8 +164,7 @@ describe('credential list: sort and range of creation days', () => {
       attributes: [{ name: 'level', type: 'TEXT' }],
     });
     await seed(org.organization.id, org.schemaRecord.schema.id);
-    const sorts: Sort[] = ['-created_at', 'created_at', 'status', '-status'];
-    for (const sort of sorts) {
+    for (const sort of SORTS) {
       const ids = await expectMatches(org.headers, org.organization.id, { sort });
       expect(ids).toHaveLength(32);
       for (const status of ['CREATED', 'ISSUED', 'EXPIRED', 'CLAIMED', 'REVOKED'] as const) {
@@ -158,6 +181,38 @@ describe('credential list: sort and range of creation days', () => {
     expect(statuses.slice(12, 16)).toEqual(['ISSUED', 'ISSUED', 'EXPIRED', 'EXPIRED']);
     expect(statuses[0]).toBe('CREATED');
     expect(statuses.at(-1)).toBe('REVOKED');
+  });
+
+  it('exports in the order of every sort, batch after batch (keyset across NULL offer expiries too)', async () => {
+    const org = await buildVerifiedOrganization(t, 'Exporting', {
+      name: 'Membership',
+      attributes: [{ name: 'level', type: 'TEXT' }],
+    });
+    await seed(org.organization.id, org.schemaRecord.schema.id);
+    const db = t.runtime.ctx.database.db;
+    for (const sort of SORTS) {
+      const want = await expected(org.organization.id, { sort });
+      const got: string[] = [];
+      for (const status of repository.statusStretches({}, sort)) {
+        let after: repository.ExportCursor | null = null;
+        for (;;) {
+          // Batches of 3: every boundary (ties, NULL expiries, status stretches) is crossed by a cursor.
+          const batch = await repository.findCredentialExportBatch(
+            db,
+            org.organization.id,
+            { status },
+            sort,
+            after,
+            3,
+            new Date(),
+          );
+          got.push(...batch.map((row) => row.id));
+          if (batch.length < 3) break;
+          after = repository.exportCursorOf(batch[batch.length - 1]!);
+        }
+      }
+      expect({ sort, got }).toEqual({ sort, got: want });
+    }
   });
 
   it("filters by creation day, both days included, in the user's time zone (default UTC)", async () => {
@@ -236,7 +291,7 @@ describe('credential list: sort and range of creation days', () => {
       attributes: [{ name: 'level', type: 'TEXT' }],
     });
     const cases: [string, string][] = [
-      ['sort=recipient', 'querystring.sort'],
+      ['sort=email', 'querystring.sort'],
       ['sort=name', 'querystring.sort'],
       ['sort=created_at%3B%20drop%20table%20credentials', 'querystring.sort'],
       ['sort=-expired_at', 'querystring.sort'],

@@ -68,9 +68,20 @@ export const zCreatedCredential = zCredential.extend({
 /**
  * `sort` of the credential list and its export: a field, descending with a leading `-`. `-created_at`
  * (newest first) is the default; `status` orders by the lifecycle (created, issued, expired, claimed, revoked),
- * newest first within each status. Only orders an index serves at a million credentials are offered.
+ * newest first within each status; `recipient` by last name, then first name; `expires_at` by the claim
+ * offer's expiry (credentials without an offer last, or first when descending). Only orders an index serves at a
+ * million credentials are offered.
  */
-export const credentialSorts = ['-created_at', 'created_at', 'status', '-status'] as const;
+export const credentialSorts = [
+  '-created_at',
+  'created_at',
+  'status',
+  '-status',
+  'recipient',
+  '-recipient',
+  'expires_at',
+  '-expires_at',
+] as const;
 export const zCredentialSort = z.enum(credentialSorts);
 export type CredentialSort = z.infer<typeof zCredentialSort>;
 

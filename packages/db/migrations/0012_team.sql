@@ -85,6 +85,8 @@ CREATE INDEX "organization_invitations_org_idx" ON "organization_invitations" US
 CREATE UNIQUE INDEX "organization_invitations_pending_email_key" ON "organization_invitations" USING btree ("organization_id",lower("email")) WHERE "organization_invitations"."accepted_at" IS NULL AND "organization_invitations"."revoked_at" IS NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "password_resets_token_key" ON "password_resets" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "password_resets_account_idx" ON "password_resets" USING btree ("account_id","created_at");--> statement-breakpoint
+CREATE INDEX "credentials_org_recipient_idx" ON "credentials" USING btree ("organization_id","recipient_last_name","recipient_first_name","id") WHERE "credentials"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "credentials_org_expires_idx" ON "credentials" USING btree ("organization_id","offer_expires_at","id") WHERE "credentials"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "memberships_org_role_idx" ON "memberships" USING btree ("organization_id","role");--> statement-breakpoint
 CREATE UNIQUE INDEX "credential_deliveries_credential_key" ON "credential_deliveries" USING btree ("credential_id","sequence");--> statement-breakpoint
 UPDATE "memberships" SET "role" = 'admin';--> statement-breakpoint

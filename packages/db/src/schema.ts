@@ -549,6 +549,13 @@ export const credentials = pgTable(
     index('credentials_org_offer_expiry_idx')
       .on(t.organizationId, t.offerExpiresAt)
       .where(sql`${t.deletedAt} is null and ${t.status} = 'ISSUED'`),
+    // sort=recipient and sort=expires_at (either way: an index scan backward), deep pages index-only.
+    index('credentials_org_recipient_idx')
+      .on(t.organizationId, t.recipientLastName, t.recipientFirstName, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('credentials_org_expires_idx')
+      .on(t.organizationId, t.offerExpiresAt, t.id)
+      .where(sql`${t.deletedAt} is null`),
     // filter.search: a trigram index (pg_trgm) answers `search_text like '%term%'`.
     index('credentials_search_idx').using('gin', t.searchText.op('gin_trgm_ops')).where(sql`${t.deletedAt} is null`),
     uniqueIndex('credentials_import_row_key').on(t.importId, t.importRow),

@@ -114,8 +114,7 @@ export function statusStretches(filters: CredentialFilters, sort: CredentialSort
   return sort === 'status' ? [...STATUS_SORT_ORDER] : [...STATUS_SORT_ORDER].reverse();
 }
 
-/** Oldest first only for `sort=created_at`; newest first otherwise (and within a status). */
-const isOldestFirst = (sort: CredentialSort) => sort === 'created_at';
+const isStatusSort = (sort: CredentialSort) => sort === 'status' || sort === '-status';
 
 const hasCreatedRange = (filters: CredentialFilters) => Boolean(filters.createdFrom || filters.createdBefore);
 
@@ -159,8 +158,28 @@ function listConditions(organizationId: string, filters: CredentialFilters, now:
   return conditions;
 }
 
-const byCreatedAt = (oldestFirst: boolean) =>
-  oldestFirst ? [asc(credentials.createdAt), asc(credentials.id)] : [desc(credentials.createdAt), desc(credentials.id)];
+/**
+ * The ORDER BY of a sort within one stretch (a status sort's stretches are newest first). Each is an index read
+ * forward or backward: created_at (credentials_org_idx and the status/schema ones), recipient
+ * (credentials_org_recipient_idx), expires_at (credentials_org_expires_idx; PostgreSQL puts NULL last when
+ * ascending and first when descending, as the index read backward does).
+ */
+function orderOf(sort: CredentialSort) {
+  switch (sort) {
+    case 'created_at':
+      return [asc(credentials.createdAt), asc(credentials.id)];
+    case 'recipient':
+      return [asc(credentials.recipientLastName), asc(credentials.recipientFirstName), asc(credentials.id)];
+    case '-recipient':
+      return [desc(credentials.recipientLastName), desc(credentials.recipientFirstName), desc(credentials.id)];
+    case 'expires_at':
+      return [asc(credentials.offerExpiresAt), asc(credentials.id)];
+    case '-expires_at':
+      return [desc(credentials.offerExpiresAt), desc(credentials.id)];
+    default:
+      return [desc(credentials.createdAt), desc(credentials.id)];
+  }
+}
 
 /**
  * One page of one stretch: the page's ids first, from the index alone (a deep offset walks index entries,
@@ -170,15 +189,16 @@ async function findPageOfStretch(
   db: Database,
   organizationId: string,
   filters: CredentialFilters,
-  oldestFirst: boolean,
+  sort: CredentialSort,
   page: { offset: number; limit: number },
   now: Date,
 ) {
+  const order = orderOf(sort);
   const pageIds = db
     .select({ id: credentials.id })
     .from(credentials)
     .where(and(...listConditions(organizationId, filters, now)))
-    .orderBy(...byCreatedAt(oldestFirst))
+    .orderBy(...order)
     .offset(page.offset)
     .limit(page.limit)
     .as('page_ids');
@@ -187,7 +207,7 @@ async function findPageOfStretch(
     .from(credentials)
     .innerJoin(pageIds, eq(credentials.id, pageIds.id))
     .where(eq(credentials.organizationId, organizationId))
-    .orderBy(...byCreatedAt(oldestFirst));
+    .orderBy(...order);
 }
 
 export async function findCredentials(
@@ -205,7 +225,14 @@ export async function findCredentials(
   }
   const stretches = statusStretches(filters, sort);
   if (stretches.length === 1) {
-    const rows = await findPageOfStretch(db, organizationId, filters, isOldestFirst(sort), page, now);
+    const rows = await findPageOfStretch(
+      db,
+      organizationId,
+      filters,
+      isStatusSort(sort) ? '-created_at' : sort,
+      page,
+      now,
+    );
     return { rows, total: await countInRange(db, organizationId, filters, now) };
   }
   // Sorted by status: each status's exact count says which one or two stretches the page falls in.
@@ -224,7 +251,7 @@ export async function findCredentials(
       db,
       organizationId,
       { ...filters, status },
-      false,
+      '-created_at',
       { offset: skip, limit: Math.min(remaining, size - skip) },
       now,
     );
@@ -278,17 +305,22 @@ async function findCredentialsBySearch(
   now: Date,
 ) {
   const where = and(...listConditions(organizationId, filters, now));
-  const order =
-    sort === 'created_at'
-      ? sql`created_at asc, id asc`
-      : sort === 'status'
-        ? sql`rank asc, created_at desc, id desc`
-        : sort === '-status'
-          ? sql`rank desc, created_at desc, id desc`
-          : sql`created_at desc, id desc`;
+  const orders: Record<CredentialSort, SQL> = {
+    '-created_at': sql`created_at desc, id desc`,
+    created_at: sql`created_at asc, id asc`,
+    status: sql`rank asc, created_at desc, id desc`,
+    '-status': sql`rank desc, created_at desc, id desc`,
+    recipient: sql`last_name asc, first_name asc, id asc`,
+    '-recipient': sql`last_name desc, first_name desc, id desc`,
+    expires_at: sql`expires_at asc, id asc`,
+    '-expires_at': sql`expires_at desc, id desc`,
+  };
+  const order = orders[sort];
   const result = await db.execute(sql`
     with matches as materialized (
-      select ${credentials.id} as id, ${credentials.createdAt} as created_at, ${statusRank(now)} as rank
+      select ${credentials.id} as id, ${credentials.createdAt} as created_at, ${statusRank(now)} as rank,
+        ${credentials.recipientLastName} as last_name, ${credentials.recipientFirstName} as first_name,
+        ${credentials.offerExpiresAt} as expires_at
       from ${credentials} where ${where}
     )
     select (select count(*) from matches)::int as total,
@@ -545,6 +577,7 @@ const exportColumns = {
   revokedAt: credentials.revokedAt,
   offerExpiresAt: credentials.offerExpiresAt,
   cursor: sql<string>`${credentials.createdAt}::text`,
+  expiresCursor: sql<string | null>`${credentials.offerExpiresAt}::text`,
 };
 export interface CredentialExportRow {
   id: string;
@@ -560,13 +593,54 @@ export interface CredentialExportRow {
   revokedAt: Date | null;
   offerExpiresAt: Date | null;
   cursor: string;
+  expiresCursor: string | null;
 }
 
-/** Where the previous batch of an export ended: its last row's exact created_at (as text) and id. */
+/**
+ * Where the previous batch of an export ended: its last row's id and sort keys (timestamps as text, keeping
+ * their microseconds).
+ */
 export interface ExportCursor {
-  createdAt: string;
   id: string;
+  createdAt: string;
+  lastName: string;
+  firstName: string;
+  expiresAt: string | null;
 }
+
+/** The rows after `after` in the order of `sort` (a row comparison that bounds the index scan). */
+function afterCursor(sort: CredentialSort, after: ExportCursor): SQL {
+  const id = sql`${after.id}::uuid`;
+  switch (sort) {
+    case 'created_at':
+      return sql`(${credentials.createdAt}, ${credentials.id}) > (${after.createdAt}::timestamptz, ${id})`;
+    case 'recipient':
+      return sql`(${credentials.recipientLastName}, ${credentials.recipientFirstName}, ${credentials.id}) > (${after.lastName}, ${after.firstName}, ${id})`;
+    case '-recipient':
+      return sql`(${credentials.recipientLastName}, ${credentials.recipientFirstName}, ${credentials.id}) < (${after.lastName}, ${after.firstName}, ${id})`;
+    case 'expires_at':
+      // Ascending: NULL (no offer) last.
+      return after.expiresAt === null
+        ? sql`(${credentials.offerExpiresAt} is null and ${credentials.id} > ${id})`
+        : sql`((${credentials.offerExpiresAt}, ${credentials.id}) > (${after.expiresAt}::timestamptz, ${id}) or ${credentials.offerExpiresAt} is null)`;
+    case '-expires_at':
+      // Descending: NULL first.
+      return after.expiresAt === null
+        ? sql`((${credentials.offerExpiresAt} is null and ${credentials.id} < ${id}) or ${credentials.offerExpiresAt} is not null)`
+        : sql`(${credentials.offerExpiresAt}, ${credentials.id}) < (${after.expiresAt}::timestamptz, ${id})`;
+    default:
+      return sql`(${credentials.createdAt}, ${credentials.id}) < (${after.createdAt}::timestamptz, ${id})`;
+  }
+}
+
+/** The cursor after an export row. */
+export const exportCursorOf = (row: CredentialExportRow): ExportCursor => ({
+  id: row.id,
+  createdAt: row.cursor,
+  lastName: row.recipientLastName,
+  firstName: row.recipientFirstName,
+  expiresAt: row.expiresCursor,
+});
 
 /**
  * One batch of the export of one stretch (keyset pagination, the "seek method"): the rows
@@ -576,26 +650,20 @@ export async function findCredentialExportBatch(
   db: Database,
   organizationId: string,
   filters: CredentialFilters,
-  oldestFirst: boolean,
+  sort: CredentialSort,
   after: ExportCursor | null,
   limit: number,
   now: Date,
 ): Promise<CredentialExportRow[]> {
+  // Within a stretch of a status sort: newest first.
+  const within = isStatusSort(sort) ? '-created_at' : sort;
   const conditions = listConditions(organizationId, filters, now);
-  if (after) {
-    // A row comparison the index bounds its scan with; the cursor keeps created_at's microseconds.
-    const cursor = sql`(${after.createdAt}::timestamptz, ${after.id}::uuid)`;
-    conditions.push(
-      oldestFirst
-        ? sql`(${credentials.createdAt}, ${credentials.id}) > ${cursor}`
-        : sql`(${credentials.createdAt}, ${credentials.id}) < ${cursor}`,
-    );
-  }
+  if (after) conditions.push(afterCursor(within, after));
   return db
     .select(exportColumns)
     .from(credentials)
     .where(and(...conditions))
-    .orderBy(...byCreatedAt(oldestFirst))
+    .orderBy(...orderOf(within))
     .limit(limit);
 }
 

@@ -184,7 +184,6 @@ export async function* exportCredentials(
 ): AsyncGenerator<string> {
   const now = new Date();
   const filters = listFilters(query);
-  const oldestFirst = query.sort === 'created_at';
   const time = (instant: Date | null) => (instant ? isoInTimeZone(instant, query.timezone) : null);
   let chunk = UTF8_BOM + csvRecord(CREDENTIAL_EXPORT_COLUMNS);
   for (const status of repository.statusStretches(filters, query.sort)) {
@@ -194,7 +193,7 @@ export async function* exportCredentials(
         deps.db,
         organizationId,
         { ...filters, status },
-        oldestFirst,
+        query.sort,
         after,
         EXPORT_BATCH_SIZE,
         now,
@@ -219,8 +218,7 @@ export async function* exportCredentials(
       yield chunk;
       chunk = '';
       if (batch.length < EXPORT_BATCH_SIZE) break;
-      const last = batch[batch.length - 1]!;
-      after = { createdAt: last.cursor, id: last.id };
+      after = repository.exportCursorOf(batch[batch.length - 1]!);
     }
   }
 }

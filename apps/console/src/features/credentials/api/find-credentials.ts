@@ -31,6 +31,10 @@ export const CREDENTIAL_SORTS = [
   'created_at',
   'status',
   '-status',
+  'recipient',
+  '-recipient',
+  'expires_at',
+  '-expires_at',
 ] as const satisfies readonly CredentialSort[];
 export const DEFAULT_CREDENTIAL_SORT: CredentialSort = '-created_at';
 

@@ -289,7 +289,7 @@ describe('CredentialsPage', { timeout: 30_000 }, () => {
     expect(lists()[0]?.url.searchParams.get('page')).toBe('2');
     cleanup();
     calls = [];
-    renderPage(`/credentials/${organization.id}?sort=recipient`);
+    renderPage(`/credentials/${organization.id}?sort=email`);
     await screen.findByTestId('credentials-table');
     expect(lists()[0]?.url.searchParams.has('sort')).toBe(false);
   });

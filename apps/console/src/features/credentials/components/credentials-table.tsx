@@ -21,12 +21,12 @@ import { CredentialStatusChip } from './credential-status-chip.tsx';
 import { formatDate } from './format.ts';
 
 /** The columns that sort, each by one field of the API's `sort` (the indexes serve these). */
-type SortableColumn = 'created_at' | 'status';
+type SortableColumn = 'created_at' | 'status' | 'recipient' | 'expires_at';
 
-/** A header's next sort: the field ascending first (newest first for dates), then the other way. */
+/** A header's next sort: the field ascending first (newest first for the creation date), then the other way. */
 export function nextSort(column: SortableColumn, current: CredentialSort): CredentialSort {
   if (column === 'created_at') return current === '-created_at' ? 'created_at' : '-created_at';
-  return current === 'status' ? '-status' : 'status';
+  return current === column ? (`-${column}` as CredentialSort) : column;
 }
 
 const directionOf = (column: SortableColumn, sort: CredentialSort): 'asc' | 'desc' | false => {
@@ -137,10 +137,10 @@ function DesktopTable({
                 data-testid="credentials-select-all"
               />
             </TableCell>
-            <TableCell>{t('issuing.list.recipient')}</TableCell>
+            {sortHeader('recipient', t('issuing.list.recipient'))}
             <TableCell>{t('issuing.list.schema')}</TableCell>
             {sortHeader('created_at', t('issuing.list.createdAt'))}
-            <TableCell>{t('issuing.list.expiresAt')}</TableCell>
+            {sortHeader('expires_at', t('issuing.list.expiresAt'))}
             {sortHeader('status', t('issuing.list.status'))}
             <TableCell align="right">{t('issuing.list.link')}</TableCell>
           </TableRow>
