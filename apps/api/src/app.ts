@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { setGlobalConfig } from '@openid4vc/oauth2';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -78,6 +79,9 @@ function containsNul(value: unknown): boolean {
 
 /** Builds the HTTP application (API under /api, the console's files at /). Tests call this directly. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  // @openid4vc refuses http:// URLs in protocol documents and proofs (`aud`, endpoints) unless told otherwise;
+  // a platform served over plain http (development, tests) has http URLs of its own.
+  setGlobalConfig({ allowInsecureUrls: !ctx.config.publicUrl.startsWith('https:') });
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,

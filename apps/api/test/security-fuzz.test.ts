@@ -156,7 +156,8 @@ describe('fuzzing requests from the zod contracts', () => {
     routeTable(t.app).filter((r) => !r.url.startsWith('/api/docs') && r.method !== 'HEAD' && r.method !== 'OPTIONS');
 
   it('answers arbitrary JSON bodies with a 4xx problem (never a 5xx) and stores nothing it refused', async () => {
-    const targets = routes().filter((r) => isZod(r.schema?.body));
+    // The protocol endpoints outside /api answer OAuth errors instead of problem+json: fuzzed below.
+    const targets = routes().filter((r) => isZod(r.schema?.body) && r.url.startsWith('/api/'));
     expect(targets.length).toBeGreaterThan(20);
     const accepted = new Set<string>();
     for (const route of targets) {
@@ -277,9 +278,10 @@ describe('fuzzing requests from the zod contracts', () => {
     expect(await rowCounts()).toEqual(before);
   });
 
-  it('answers arbitrary bodies on the issuer and verifier endpoints without a server error', async () => {
+  it('answers arbitrary bodies on the issuer and verifier endpoints with an OAuth error, never a server error', async () => {
     const endpoints = [
       `/orgs/${org.ids.organization}/token`,
+      `/orgs/${org.ids.organization}/nonce`,
       `/orgs/${org.ids.organization}/credential`,
       `/oid4vp/responses/${org.ids.attempt}`,
       `/oid4vp/requests/${org.ids.attempt}`,
@@ -309,6 +311,15 @@ describe('fuzzing requests from the zod contracts', () => {
               payload: raw,
             });
             if (response.statusCode >= 500) problems.push(`${endpoint} ${raw.slice(0, 100)}: ${response.body}`);
+            // Refusals are OAuth errors (RFC 6749 §5.2): JSON with a string `error`, never problem+json.
+            if (response.statusCode >= 400) {
+              const body = response.headers['content-type']?.toString().startsWith('application/json')
+                ? (response.json() as { error?: unknown })
+                : undefined;
+              if (typeof body?.error !== 'string') {
+                problems.push(`${endpoint} ${raw.slice(0, 100)}: not an OAuth error: ${response.body.slice(0, 200)}`);
+              }
+            }
           },
         ),
         { numRuns: RUNS },

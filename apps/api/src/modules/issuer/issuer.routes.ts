@@ -1,13 +1,67 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
+import { registerOAuthErrorHandler } from '../../plugins/oauth-errors.ts';
 import { credentialDeps } from '../credentials/credentials.routes.ts';
 import * as issuerService from './issuer.service.ts';
 
 const zOrgParams = z.object({ id: z.uuid() });
 const zOfferParams = z.object({ id: z.uuid(), offerId: z.uuid() });
 const zVctParams = z.object({ id: z.uuid(), slug: z.string().min(1).max(200) });
+
+/** A header that must name one media type (parameters such as `charset` allowed). */
+const zContentType = (type: string, why: string) =>
+  z
+    .object({
+      'content-type': z
+        .string({ error: `content-type must be ${type} (${why}).` })
+        .refine((value) => value.split(';')[0]?.trim().toLowerCase() === type, `must be ${type} (${why})`),
+    })
+    // Loose: the other headers (authorization) stay on the request.
+    .loose();
+
+/**
+ * Token request (RFC 6749 §4.1.3 and §3.2, OpenID4VCI 1.0 §6.1): form-encoded, one value per parameter.
+ * @openid4vc/oauth2 reads the grant from it; the bounds here keep oversized values out of the database.
+ */
+const zTokenRequest = z
+  .object({
+    grant_type: z.string().min(1).max(200),
+    'pre-authorized_code': z.string().min(1).max(200).optional(),
+    tx_code: z.string().min(1).max(100).optional(),
+    user_pin: z.string().min(1).max(100).optional(),
+  })
+  .loose();
+
+/**
+ * Credential request (OpenID4VCI 1.0 §8.2): JSON, read in full by @openid4vc/openid4vci. The schema bounds
+ * its parts; which proof and which configuration are the issuer's questions (their own error codes).
+ */
+const zCredentialRequest = z
+  .object({
+    credential_configuration_id: z.string().min(1).max(200).optional(),
+    credential_identifier: z.string().min(1).max(200).optional(),
+    format: z.string().min(1).max(100).optional(),
+    proof: z
+      .object({ proof_type: z.string().min(1).max(50) })
+      .loose()
+      .optional(),
+    proofs: z.record(z.string().min(1).max(50), z.array(z.unknown()).max(10)).optional(),
+    credential_response_encryption: z.record(z.string(), z.unknown()).optional(),
+  })
+  .loose();
+
+/** The HTTP request as @openid4vc reads it (it looks at DPoP and client attestation headers). */
+function protocolHttp(request: FastifyRequest) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  return { headers, method: 'POST' as const, url: `${request.protocol}://${request.host}${request.url}` };
+}
 
 /** Wallets may run in a browser on another origin: the issuer endpoints are public and cookie-free. */
 function cors(reply: FastifyReply) {
@@ -16,17 +70,6 @@ function cors(reply: FastifyReply) {
     .header('access-control-allow-methods', 'GET, POST, OPTIONS')
     .header('access-control-allow-headers', 'authorization, content-type, dpop')
     .header('access-control-max-age', '600');
-}
-
-function oauthError(reply: FastifyReply, err: unknown) {
-  if (err instanceof issuerService.OAuthError) {
-    if (err.status === 401) reply.header('www-authenticate', `Bearer error="${err.error}"`);
-    return cors(reply)
-      .status(err.status)
-      .header('cache-control', 'no-store')
-      .send({ error: err.error, error_description: err.description });
-  }
-  throw err;
 }
 
 /**
@@ -43,15 +86,13 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     statusListTtlSeconds: ctx.config.credentialEngine.statusListTtlSeconds,
     statusListSize: ctx.config.credentialEngine.statusListSize,
   };
-  const params = <T extends z.ZodType>(schema: T, value: unknown): z.infer<T> => {
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw Object.assign(new Error('Invalid path'), { statusCode: 400 });
-    return parsed.data;
-  };
   // Token, nonce and credential endpoints: a stricter per-address limit (RATE_LIMIT_ISSUER_PER_MINUTE).
   const limited = { config: { rateLimit: { max: ctx.config.rateLimits.issuer, timeWindow: '1 minute' } } };
-  return async (app) => {
+  return async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
     corsOnRefusals(app, cors);
+    // Failures of these routes are OAuth errors `{error, error_description}` (RFC 6749 §5.2), not problem+json.
+    registerOAuthErrorHandler(app, cors);
     const issuerMetadata = async (id: string, reply: FastifyReply) =>
       cors(reply)
         .header('cache-control', 'public, max-age=60')
@@ -62,21 +103,22 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
         .send(await issuerService.authorizationServerMetadata(deps, id));
 
     // OpenID4VCI §12.2.2 inserts the well-known segment before the issuer path; some wallets append it.
-    app.get('/.well-known/openid-credential-issuer/orgs/:id', async (request, reply) =>
-      issuerMetadata(params(zOrgParams, request.params).id, reply),
+    const orgRoute = { schema: { params: zOrgParams } };
+    app.get('/.well-known/openid-credential-issuer/orgs/:id', orgRoute, async (request, reply) =>
+      issuerMetadata(request.params.id, reply),
     );
-    app.get('/orgs/:id/.well-known/openid-credential-issuer', async (request, reply) =>
-      issuerMetadata(params(zOrgParams, request.params).id, reply),
+    app.get('/orgs/:id/.well-known/openid-credential-issuer', orgRoute, async (request, reply) =>
+      issuerMetadata(request.params.id, reply),
     );
-    app.get('/.well-known/oauth-authorization-server/orgs/:id', async (request, reply) =>
-      asMetadata(params(zOrgParams, request.params).id, reply),
+    app.get('/.well-known/oauth-authorization-server/orgs/:id', orgRoute, async (request, reply) =>
+      asMetadata(request.params.id, reply),
     );
-    app.get('/orgs/:id/.well-known/oauth-authorization-server', async (request, reply) =>
-      asMetadata(params(zOrgParams, request.params).id, reply),
+    app.get('/orgs/:id/.well-known/oauth-authorization-server', orgRoute, async (request, reply) =>
+      asMetadata(request.params.id, reply),
     );
 
-    app.get('/orgs/:id/credential-offer/:offerId', async (request, reply) => {
-      const { id, offerId } = params(zOfferParams, request.params);
+    app.get('/orgs/:id/credential-offer/:offerId', { schema: { params: zOfferParams } }, async (request, reply) => {
+      const { id, offerId } = request.params;
       const offer = await issuerService.credentialOffer(deps, id, offerId);
       cors(reply).header('cache-control', 'no-store');
       if (!offer) return reply.status(404).send({ error: 'invalid_request', error_description: 'No such open offer.' });
@@ -87,37 +129,61 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       app.options(path, async (_request, reply) => cors(reply).status(204).send());
     }
 
-    app.post('/orgs/:id/token', limited, async (request, reply) => {
-      const { id } = params(zOrgParams, request.params);
-      try {
-        const body = (request.body ?? {}) as Record<string, unknown>;
-        return cors(reply)
-          .header('cache-control', 'no-store')
-          .send(await issuerService.exchangePreAuthorizedCode(deps, id, body));
-      } catch (err) {
-        return oauthError(reply, err);
-      }
-    });
-
-    app.post('/orgs/:id/nonce', limited, async (request, reply) => {
-      const { id } = params(zOrgParams, request.params);
-      return cors(reply)
-        .header('cache-control', 'no-store')
-        .send({ c_nonce: await issuerService.issueNonce(deps, id) });
-    });
-
-    app.post('/orgs/:id/credential', limited, async (request, reply) => {
-      const { id } = params(zOrgParams, request.params);
-      try {
-        const answer = await issuerService.requestCredential(deps, id, request.headers.authorization, request.body);
+    app.post(
+      '/orgs/:id/token',
+      {
+        ...limited,
+        bodyLimit: 16 * 1024,
+        schema: {
+          params: zOrgParams,
+          headers: zContentType('application/x-www-form-urlencoded', 'RFC 6749 §3.2'),
+          body: zTokenRequest,
+        },
+      },
+      async (request, reply) => {
+        const answer = await issuerService.exchangePreAuthorizedCode(deps, request.params.id, {
+          body: request.body,
+          http: protocolHttp(request),
+        });
         return cors(reply).header('cache-control', 'no-store').send(answer);
-      } catch (err) {
-        return oauthError(reply, err);
-      }
-    });
+      },
+    );
 
-    app.get('/orgs/:id/vct/:slug', async (request, reply) => {
-      const { id, slug } = params(zVctParams, request.params);
+    // OpenID4VCI 1.0 §7.1: a POST without a body; whatever body comes is not read.
+    app.post(
+      '/orgs/:id/nonce',
+      { ...limited, bodyLimit: 4 * 1024, schema: { params: zOrgParams } },
+      async (request, reply) =>
+        cors(reply)
+          .header('cache-control', 'no-store')
+          .send(await issuerService.issueNonce(deps, request.params.id)),
+    );
+
+    app.post(
+      '/orgs/:id/credential',
+      {
+        ...limited,
+        bodyLimit: 64 * 1024,
+        config: { ...limited.config, oauthInvalidRequest: 'invalid_credential_request' },
+        schema: {
+          params: zOrgParams,
+          headers: zContentType('application/json', 'OpenID4VCI 1.0 §8.2'),
+          body: zCredentialRequest,
+        },
+      },
+      async (request, reply) => {
+        const answer = await issuerService.requestCredential(
+          deps,
+          request.params.id,
+          request.headers.authorization,
+          request.body,
+        );
+        return cors(reply).header('cache-control', 'no-store').send(answer);
+      },
+    );
+
+    app.get('/orgs/:id/vct/:slug', { schema: { params: zVctParams } }, async (request, reply) => {
+      const { id, slug } = request.params;
       const metadata = await issuerService.typeMetadata(deps, id, slug);
       cors(reply).header('cache-control', 'public, max-age=300');
       if (!metadata) return reply.status(404).send({ error: 'not_found' });
@@ -125,16 +191,16 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     // The platform schemas' shared types (KYC, certificates): one `vct` whoever issues them.
-    app.get('/vct/:slug', async (request, reply) => {
-      const { slug } = params(z.object({ slug: z.string().min(1).max(200) }), request.params);
+    app.get('/vct/:slug', { schema: { params: zVctParams.pick({ slug: true }) } }, async (request, reply) => {
+      const { slug } = request.params;
       const metadata = await issuerService.typeMetadata(deps, null, slug);
       cors(reply).header('cache-control', 'public, max-age=300');
       if (!metadata) return reply.status(404).send({ error: 'not_found' });
       return metadata;
     });
 
-    app.get('/orgs/:id/status-list', async (request, reply) => {
-      const { id } = params(zOrgParams, request.params);
+    app.get('/orgs/:id/status-list', orgRoute, async (request, reply) => {
+      const { id } = request.params;
       const token = await issuerService.statusListToken(deps, id);
       // Checked against the list's revision on every request: a revocation is visible at once (the
       // token's `ttl` still tells relying parties how long they may cache it).

@@ -1,15 +1,9 @@
 import { brandTextColor, type HolderOrganization } from '@cp/contracts';
-import {
-  type AttributeType,
-  decodeJwt,
-  encodeStatusList,
-  issueSdJwtVc,
-  publicJwk,
-  resolveDidKeyReference,
-  signStatusListToken,
-  verifyJwtSignature,
-} from '@cp/credentials';
+import { type AttributeType, encodeStatusList, issueSdJwtVc, signStatusListToken } from '@cp/credentials';
 import type { Database } from '@cp/db';
+import { preAuthorizedCodeGrantIdentifier, type RequestLike } from '@openid4vc/oauth2';
+import { type IssuerMetadataResult, Openid4vciVersion } from '@openid4vc/openid4vci';
+import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { credentialTarget, recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
@@ -28,26 +22,19 @@ import * as keysService from '../organization-keys/organization-keys.service.ts'
 import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
+import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
 
-export const PRE_AUTHORIZED_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+export const PRE_AUTHORIZED_GRANT = preAuthorizedCodeGrantIdentifier;
 const ACCESS_TOKEN_TTL_SECONDS = 600;
 const NONCE_TTL_SECONDS = 300;
 const PROOF_MAX_AGE_SECONDS = 300;
 const TX_CODE_MAX_ATTEMPTS = 5;
 const LOCALES: readonly DisplayLocale[] = ['en', 'ja', 'es', 'ko'];
 
-/** An OAuth 2.0 / OpenID4VCI error: rendered as `{error, error_description}`, never problem+json. */
-export class OAuthError extends Error {
-  constructor(
-    readonly error: string,
-    readonly description: string,
-    readonly status = 400,
-  ) {
-    super(description);
-    this.name = 'OAuthError';
-  }
-}
+/** The longest key proof JWT read (a P-256 `jwk` header and the standard claims need well under 1 kB). */
+const PROOF_MAX_CHARS = 10_000;
+const COMPACT_JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 export interface IssuerDeps {
   db: Database;
@@ -68,29 +55,40 @@ async function issuableSchemas(db: Database, organizationId: string) {
   return records.filter((r) => !r.schema.issueDisabled);
 }
 
+/** The endpoints of an organization's issuer (OpenID4VCI 1.0 §12.2.4). */
+function issuerEndpoints(deps: IssuerDeps, organizationId: string) {
+  const issuer = issuerUrl(deps.publicUrl, organizationId);
+  return { credential_issuer: issuer, credential_endpoint: `${issuer}/credential`, nonce_endpoint: `${issuer}/nonce` };
+}
+
+/** One credential configuration (OpenID4VCI 1.0 Appendix A.3.2, `dc+sd-jwt`): what a request is read against. */
+function credentialConfiguration(deps: IssuerDeps, organizationId: string, slug: string) {
+  return {
+    format: 'dc+sd-jwt' as const,
+    vct: credentialVct(deps.publicUrl, organizationId, slug),
+    cryptographic_binding_methods_supported: ['jwk'],
+    credential_signing_alg_values_supported: ['ES256'],
+    proof_types_supported: { jwt: { proof_signing_alg_values_supported: [PROOF_ALG] } },
+  };
+}
+
 /** OpenID4VCI 1.0 §12.2: the organization as a credential issuer, one configuration per schema. */
 export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId: string) {
   const brand = presentHolderOrganization(
     await organizationsService.getOrganizationBrand(deps.db, organizationId),
     deps.publicUrl,
   );
-  const issuer = issuerUrl(deps.publicUrl, organizationId);
   const schemas = await issuableSchemas(deps.db, organizationId);
-  return {
-    credential_issuer: issuer,
-    credential_endpoint: `${issuer}/credential`,
-    nonce_endpoint: `${issuer}/nonce`,
+  // Checked against the standard's schema by @openid4vc/openid4vci (a malformed document is a server error).
+  return openid4vciIssuer.createCredentialIssuerMetadata({
+    ...issuerEndpoints(deps, organizationId),
     // §12.2.4 `display`: the issuer's name and logo ({uri, alt_text}) per language.
     display: LOCALES.map((locale) => ({ name: brand.name, locale, ...logoDisplay(brand, locale) })),
     credential_configurations_supported: Object.fromEntries(
       schemas.map((record) => [
         record.schema.slug,
         {
-          format: 'dc+sd-jwt',
-          vct: credentialVct(deps.publicUrl, organizationId, record.schema.slug),
-          cryptographic_binding_methods_supported: ['jwk'],
-          credential_signing_alg_values_supported: ['ES256'],
-          proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
+          ...credentialConfiguration(deps, organizationId, record.schema.slug),
           credential_metadata: {
             // §12.2.4 `credential_metadata.display`: the organization's colour (with the text colour that reads
             // on it) and logo, so wallets draw its cards in its own look.
@@ -110,6 +108,23 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
         },
       ]),
     ),
+  });
+}
+
+/**
+ * The issuer metadata a credential request is parsed and its proof verified against: the endpoints and the
+ * one configuration the access token was issued for (its display is of no use there, and needs no query).
+ */
+function requestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
+  const credentialIssuer = openid4vciIssuer.createCredentialIssuerMetadata({
+    ...issuerEndpoints(deps, organizationId),
+    credential_configurations_supported: { [slug]: credentialConfiguration(deps, organizationId, slug) },
+  });
+  return {
+    originalDraftVersion: Openid4vciVersion.V1,
+    credentialIssuer,
+    authorizationServers: [],
+    knownCredentialConfigurations: openid4vciIssuer.getKnownCredentialConfigurationsSupported(credentialIssuer),
   };
 }
 
@@ -142,15 +157,19 @@ function cardDisplay(brand: HolderOrganization, locale: DisplayLocale) {
 /** RFC 8414 metadata: the issuer is its own authorization server for the pre-authorized code grant. */
 export async function authorizationServerMetadata(deps: IssuerDeps, organizationId: string) {
   await organizationsService.getPublicOrganization(deps.db, organizationId);
+  return authorizationServerMetadataOf(deps, organizationId);
+}
+
+function authorizationServerMetadataOf(deps: IssuerDeps, organizationId: string) {
   const issuer = issuerUrl(deps.publicUrl, organizationId);
-  return {
+  return authorizationServer.createAuthorizationServerMetadata({
     issuer,
     token_endpoint: `${issuer}/token`,
     grant_types_supported: [PRE_AUTHORIZED_GRANT],
     'pre-authorized_grant_anonymous_access_supported': true,
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ['none'],
-  };
+  });
 }
 
 /** The credential offer fetched by reference (OpenID4VCI §4.1.3); gone once used, revoked or expired. */
@@ -180,19 +199,31 @@ export async function credentialOffer(deps: IssuerDeps, organizationId: string, 
   };
 }
 
-/** Token endpoint, pre-authorized code grant (OpenID4VCI §6): one exchange per offer. */
-export async function exchangePreAuthorizedCode(
-  deps: IssuerDeps,
-  organizationId: string,
-  form: Record<string, unknown>,
-) {
-  if (form.grant_type !== PRE_AUTHORIZED_GRANT) {
+/** A protocol request as @openid4vc reads it: the body (already parsed) and the HTTP request around it. */
+export interface ProtocolRequest {
+  body: Record<string, unknown>;
+  http: RequestLike;
+}
+
+/**
+ * Token endpoint, pre-authorized code grant (OpenID4VCI 1.0 §6): one exchange per offer. @openid4vc/oauth2
+ * parses the request (grant, `tx_code`) and checks the code and its expiry; the offer's rules stay here: the
+ * code is looked up by its hash in this organization only, is used once, a withdrawn offer is refused, and a
+ * PIN is compared at most TX_CODE_MAX_ATTEMPTS times.
+ */
+export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId: string, request: ProtocolRequest) {
+  let parsed: ReturnType<typeof authorizationServer.parseAccessTokenRequest>;
+  try {
+    parsed = authorizationServer.parseAccessTokenRequest({ accessTokenRequest: request.body, request: request.http });
+  } catch (err) {
+    throw libraryError(err);
+  }
+  const { grant } = parsed;
+  // The library knows the authorization code and refresh token grants too; this server offers neither.
+  if (grant.grantType !== PRE_AUTHORIZED_GRANT) {
     throw new OAuthError('unsupported_grant_type', 'Only the pre-authorized code grant is supported.');
   }
-  const code = form['pre-authorized_code'];
-  if (typeof code !== 'string' || code.length === 0 || code.length > 200) {
-    throw new OAuthError('invalid_request', 'pre-authorized_code is missing.');
-  }
+  const code = grant.preAuthorizedCode;
   const row = await repository.findOfferByCodeHash(deps.db, organizationId, sha256(code));
   if (!row) throw new OAuthError('invalid_grant', 'The pre-authorized code is not valid.');
   const { offer, credential } = row;
@@ -201,11 +232,9 @@ export async function exchangePreAuthorizedCode(
     throw new OAuthError('invalid_grant', 'This offer was withdrawn.');
   }
   if (offer.expiresAt <= new Date()) throw new OAuthError('invalid_grant', 'This offer has expired.');
-  const txCode = form.tx_code;
+  const txCode = grant.txCode;
   if (offer.txCodeHash) {
-    if (typeof txCode !== 'string' || txCode.length === 0) {
-      throw new OAuthError('invalid_request', 'This offer requires the transaction code (tx_code).');
-    }
+    if (!txCode) throw new OAuthError('invalid_request', 'This offer requires the transaction code (tx_code).');
     // The attempt is counted (reserved) before the PIN is compared, in one statement: concurrent
     // requests cannot all pass a stale count, so at most TX_CODE_MAX_ATTEMPTS PINs are ever compared.
     // A right PIN consumes its attempt too (the offer is redeemed just below: single use anyway).
@@ -217,79 +246,94 @@ export async function exchangePreAuthorizedCode(
       throw new OAuthError('invalid_grant', 'The transaction code is wrong.');
     }
   } else if (txCode !== undefined) {
-    throw new OAuthError('invalid_request', 'This offer takes no transaction code.');
+    throw new OAuthError('invalid_request', 'This offer takes no transaction code (tx_code).');
+  }
+  try {
+    await authorizationServer.verifyPreAuthorizedCodeAccessTokenRequest({
+      authorizationServerMetadata: authorizationServerMetadataOf(deps, organizationId),
+      grant,
+      accessTokenRequest: parsed.accessTokenRequest,
+      request: request.http,
+      expectedPreAuthorizedCode: code,
+      preAuthorizedCodeExpiresAt: offer.expiresAt,
+      // Only the PIN's hash is stored: it was compared above (with its attempt counted), so the one the
+      // request carries is the expected one by now.
+      ...(offer.txCodeHash ? { expectedTxCode: txCode } : {}),
+    });
+  } catch (err) {
+    throw libraryError(err);
   }
   const accessToken = randomToken(32);
   const expiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
   if (!(await repository.redeemOffer(deps.db, offer.id, sha256(accessToken), expiresAt))) {
     throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
   }
+  // RFC 6749 §5.1. An opaque token, stored as its hash (the library's own makes signed JWT access tokens).
   return { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS };
 }
 
-export function issueNonce(deps: IssuerDeps, organizationId: string) {
-  return nonces.issueNonce(deps.db, `oid4vci:${organizationId}`, NONCE_TTL_SECONDS);
+/** Nonce endpoint (OpenID4VCI 1.0 §7): a fresh single-use `c_nonce` for this organization's key proofs. */
+export async function issueNonce(deps: IssuerDeps, organizationId: string) {
+  const cNonce = await nonces.issueNonce(deps.db, `oid4vci:${organizationId}`, NONCE_TTL_SECONDS);
+  return openid4vciIssuer.createNonceResponse({ cNonce, cNonceExpiresIn: NONCE_TTL_SECONDS });
 }
 
-interface ProofCheck {
-  jwk: JsonWebKey;
-}
-
-/** OpenID4VCI 1.0 Appendix F.1: the holder's key proof, bound to our nonce and this issuer. */
-async function checkProof(deps: IssuerDeps, organizationId: string, jwt: unknown): Promise<ProofCheck> {
-  if (typeof jwt !== 'string' || jwt.split('.').length !== 3 || jwt.length > 10_000) {
+/**
+ * The one `jwt` key proof of a request (OpenID4VCI 1.0 §8.2 `proofs`, or the older single `proof`). A missing,
+ * repeated or unreadable proof is `invalid_proof` (§8.3.1.2), not a malformed request.
+ */
+function theJwtProof(body: Record<string, unknown>): string {
+  const proofs = body.proofs as Record<string, unknown> | undefined;
+  const proof = body.proof as { proof_type?: unknown; jwt?: unknown } | undefined;
+  if (proofs && proof) throw new OAuthError('invalid_credential_request', 'Send proofs or proof, not both.');
+  const jwts = proofs ? proofs.jwt : proof?.proof_type === 'jwt' ? [proof.jwt] : undefined;
+  if (proofs && Object.keys(proofs).some((type) => type !== 'jwt')) {
+    throw new OAuthError('invalid_proof', 'Only jwt key proofs are supported.');
+  }
+  if (proof && proof.proof_type !== 'jwt') throw new OAuthError('invalid_proof', 'Only jwt key proofs are supported.');
+  if (!Array.isArray(jwts) || jwts.length !== 1) {
+    throw new OAuthError('invalid_proof', 'Exactly one jwt key proof is required.');
+  }
+  const jwt = jwts[0];
+  if (typeof jwt !== 'string' || jwt.length > PROOF_MAX_CHARS || !COMPACT_JWT.test(jwt)) {
     throw new OAuthError('invalid_proof', 'The proof is not a compact JWT.');
   }
-  let header: Record<string, unknown>;
-  let payload: Record<string, unknown>;
-  try {
-    ({ header, payload } = decodeJwt(jwt));
-  } catch {
-    throw new OAuthError('invalid_proof', 'The proof cannot be decoded.');
-  }
-  if (header.typ !== 'openid4vci-proof+jwt')
-    throw new OAuthError('invalid_proof', 'The proof typ must be openid4vci-proof+jwt.');
-  if (header.alg !== 'ES256') throw new OAuthError('invalid_proof', 'The proof must be signed with ES256.');
-  let jwk: JsonWebKey;
-  try {
-    if (header.jwk && typeof header.jwk === 'object') {
-      if ('d' in (header.jwk as object)) throw new Error('private key in header');
-      jwk = publicJwk(header.jwk as JsonWebKey);
-    } else if (typeof header.kid === 'string' && /^did:(jwk|key):/.test(header.kid)) {
-      jwk = await resolveDidKeyReference(header.kid, async () => {
-        throw new Error('no network resolution for proofs');
-      });
-    } else {
-      throw new Error('no key');
-    }
-  } catch {
-    throw new OAuthError('invalid_proof', 'The proof names no usable holder key (jwk, or a did:jwk / did:key kid).');
-  }
-  if (!(await verifyJwtSignature(jwt, jwk)))
-    throw new OAuthError('invalid_proof', 'The proof signature does not verify.');
-  const issuer = issuerUrl(deps.publicUrl, organizationId);
-  if (payload.aud !== issuer && !(Array.isArray(payload.aud) && payload.aud.includes(issuer))) {
-    throw new OAuthError('invalid_proof', 'The proof is for another issuer (aud).');
-  }
-  const now = Math.floor(Date.now() / 1000);
-  if (typeof payload.iat !== 'number' || Math.abs(now - payload.iat) > PROOF_MAX_AGE_SECONDS) {
-    throw new OAuthError('invalid_proof', 'The proof is too old or from the future (iat).');
-  }
-  if (
-    typeof payload.nonce !== 'string' ||
-    !(await nonces.consumeNonce(deps.db, `oid4vci:${organizationId}`, payload.nonce))
-  ) {
-    throw new OAuthError('invalid_nonce', 'The proof must carry a fresh c_nonce from the nonce endpoint.');
-  }
-  return { jwk };
+  return jwt;
 }
 
-/** Credential endpoint (OpenID4VCI §8): one SD-JWT VC bound to the proven holder key. */
+/**
+ * OpenID4VCI 1.0 Appendix F.1: the holder's key proof. @openid4vc/openid4vci checks its form (`typ`, `alg` not
+ * none, `aud` this issuer, `iat` present, `exp`/`nbf`) and, through the callback, the key and signature; this
+ * issuer adds its own rules: a recent `iat`, and a `c_nonce` of its nonce endpoint, used once.
+ */
+async function checkProof(deps: IssuerDeps, organizationId: string, issuerMetadata: IssuerMetadataResult, jwt: string) {
+  let verified: Awaited<ReturnType<typeof openid4vciIssuer.verifyCredentialRequestJwtProof>>;
+  try {
+    verified = await openid4vciIssuer.verifyCredentialRequestJwtProof({ issuerMetadata, jwt });
+  } catch (err) {
+    throw libraryError(err);
+  }
+  const now = Math.floor(Date.now() / 1000);
+  if (Math.abs(now - verified.payload.iat) > PROOF_MAX_AGE_SECONDS) {
+    throw new OAuthError('invalid_proof', 'The proof is too old or from the future (iat).');
+  }
+  const nonce = verified.payload.nonce;
+  if (!nonce || !(await nonces.consumeNonce(deps.db, `oid4vci:${organizationId}`, nonce))) {
+    throw new OAuthError('invalid_nonce', 'The proof must carry a fresh c_nonce from the nonce endpoint.');
+  }
+  return { jwk: verified.signer.publicJwk as JsonWebKey };
+}
+
+/**
+ * Credential endpoint (OpenID4VCI 1.0 §8): one SD-JWT VC bound to the proven holder key. The access token
+ * names the offer (and so the organization and the one configuration it may deliver); @openid4vc/openid4vci
+ * parses the request against that configuration and builds the response.
+ */
 export async function requestCredential(
   deps: IssuerDeps,
   organizationId: string,
   authorization: string | undefined,
-  body: unknown,
+  body: Record<string, unknown>,
 ) {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   if (!token) throw new OAuthError('invalid_token', 'An access token from the token endpoint is required.', 401);
@@ -298,18 +342,31 @@ export async function requestCredential(
     throw new OAuthError('invalid_token', 'The access token is invalid or expired.', 401);
   }
   const { offer, credential } = row;
-  if (!body || typeof body !== 'object')
-    throw new OAuthError('invalid_credential_request', 'The request body must be JSON.');
-  const request = body as Record<string, unknown>;
   const snapshot = credential.schemaSnapshot as unknown as SchemaSnapshot;
-  if (request.credential_configuration_id !== snapshot.slug) {
+  if (body.credential_identifier !== undefined) {
+    throw new OAuthError('unknown_credential_identifier', 'This issuer issues no credential identifiers.');
+  }
+  if (body.credential_configuration_id === undefined) {
+    // Requests by `format` are of the drafts before OpenID4VCI 1.0.
+    throw body.format !== undefined
+      ? new OAuthError('unsupported_credential_format', 'Name the credential_configuration_id of the offer.')
+      : new OAuthError('invalid_credential_request', 'credential_configuration_id is missing.');
+  }
+  if (body.credential_configuration_id !== snapshot.slug) {
     throw new OAuthError('unknown_credential_configuration', 'This offer is for another credential configuration.');
   }
-  const proofs = request.proofs as { jwt?: unknown } | undefined;
-  const proof = request.proof as { proof_type?: unknown; jwt?: unknown } | undefined;
-  const jwts = Array.isArray(proofs?.jwt) ? proofs.jwt : proof?.proof_type === 'jwt' ? [proof.jwt] : [];
-  if (jwts.length !== 1) throw new OAuthError('invalid_proof', 'Exactly one jwt key proof is required.');
-  const { jwk } = await checkProof(deps, organizationId, jwts[0]);
+  if (body.credential_response_encryption !== undefined) {
+    throw new OAuthError('invalid_encryption_parameters', 'This issuer does not encrypt credential responses.');
+  }
+  const jwt = theJwtProof(body);
+  const issuerMetadata = requestIssuerMetadata(deps, organizationId, snapshot.slug);
+  let parsed: ReturnType<typeof openid4vciIssuer.parseCredentialRequest>;
+  try {
+    parsed = openid4vciIssuer.parseCredentialRequest({ issuerMetadata, credentialRequest: body });
+  } catch (err) {
+    throw libraryError(err);
+  }
+  const { jwk } = await checkProof(deps, organizationId, issuerMetadata, jwt);
   if (credential.revokedAt || credential.deletedAt || offer.revokedAt) {
     throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
   }
@@ -348,7 +405,7 @@ export async function requestCredential(
       data: { credential_id: claimed.id, schema_id: claimed.schemaId, claimed_at: claimed.claimedAt.toISOString() },
     });
   }
-  return { credentials: [{ credential: sdJwt }] };
+  return openid4vciIssuer.createCredentialResponse({ credentialRequest: parsed, credentials: [{ credential: sdJwt }] });
 }
 
 /** SD-JWT VC Type Metadata at the `vct` URL. */

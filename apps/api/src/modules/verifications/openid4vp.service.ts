@@ -8,12 +8,15 @@ import {
   type RequestedClaim,
   signJwt,
   verifySdJwtPresentation,
+  x5cLeafJwk,
   x509Hash,
 } from '@cp/credentials';
 import type { Database, SecretBox, schema } from '@cp/db';
-import { parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
+import type { Jwk } from '@openid4vc/oauth2';
+import { createOpenid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
 import { compactDecrypt, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { AppError } from '../../errors/app-error.ts';
+import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { claimLabel } from '../credential-schemas/platform-schema-display.ts';
@@ -35,9 +38,9 @@ import type { VerifierTrust } from './verifier-trust.ts';
 
 /** How long a wallet has between fetching the request and answering it. */
 const REQUEST_TTL_SECONDS = 600;
-const RESPONSE_MAX_CHARS = 200_000;
+export const RESPONSE_MAX_CHARS = 200_000;
 const QUERY_ID = 'credential';
-const RESPONSE_MODE = 'direct_post.jwt';
+const RESPONSE_MODE = 'direct_post.jwt' as const;
 const ENCRYPTION_ALGORITHMS = { key: ['ECDH-ES'], content: ['A128GCM', 'A256GCM'] };
 
 export interface VerifierDeps {
@@ -50,14 +53,14 @@ export interface VerifierDeps {
   webhooks?: WebhookDeps;
 }
 
-/** An OpenID4VP error for the wallet: `{error, error_description}` (RFC 6749 style). */
-export class VerifierError extends Error {
+/** An OpenID4VP error for the wallet: `{error, error_description}` (RFC 6749 style, OpenID4VP 1.0 §8.5). */
+export class VerifierError extends OAuthError {
   constructor(
-    readonly error: 'invalid_request' | 'invalid_request_uri' | 'invalid_response',
-    readonly description: string,
-    readonly status = 400,
+    error: 'invalid_request' | 'invalid_request_uri' | 'invalid_response',
+    description: string,
+    status = 400,
   ) {
-    super(description);
+    super(error, description, status);
     this.name = 'VerifierError';
   }
 }
@@ -280,18 +283,24 @@ function requestPayload(
       jwks: { keys: [individual.responseKeyPublic] },
       encrypted_response_enc_values_supported: ENCRYPTION_ALGORITHMS.content,
       vp_formats_supported: {
-        'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'], 'kb-jwt_alg_values': ['ES256'] },
+        'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'] as [string], 'kb-jwt_alg_values': ['ES256'] as [string] },
       },
     },
   };
 }
 
+/** What a wallet may POST to the `request_uri` (OpenID4VP 1.0 §5.10, `request_uri_method=post`). */
+export interface WalletRequestUriPost {
+  /** Echoed in the request object as `wallet_nonce`, so the wallet knows it is fresh. */
+  walletNonce?: string | undefined;
+}
+
 /**
  * The signed request object (JAR, RFC 9101) at the `request_uri`: `x509_hash:` client id with the `x5c`
  * chain, a DCQL query, this attempt's nonce and state, and `direct_post.jwt` to an encryption key made
- * for this attempt alone.
+ * for this attempt alone. Built and checked against the standard's schema by @openid4vc/openid4vp.
  */
-export async function requestObject(deps: VerifierDeps, individualId: string) {
+export async function requestObject(deps: VerifierDeps, individualId: string, wallet: WalletRequestUriPost = {}) {
   const row = await repository.findIndividual(deps.db, individualId);
   if (!row) throw new VerifierError('invalid_request_uri', 'No such verification request.', 404);
   const { individual, verification } = row;
@@ -304,24 +313,33 @@ export async function requestObject(deps: VerifierDeps, individualId: string) {
   const frozen = frozenRequest(individual.request);
   const signer = await verifierSigner(deps, verification.organizationId);
   const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
-  const now = Math.floor(Date.now() / 1000);
-  const jwt = await signJwt(
-    signer.signer,
-    { typ: 'oauth-authz-req+jwt', x5c: signer.x5c },
-    {
-      iss: signer.clientId,
-      aud: 'https://self-issued.me/v2',
-      ...requestPayload(deps, individual, frozen, {
-        client_name: organization.name,
-        ...(organization.logoMediaId ? { logo_uri: `${deps.publicUrl}/api/media/${organization.logoMediaId}` } : {}),
-      }),
-      iat: now,
-      exp: now + REQUEST_TTL_SECONDS,
-      jti: randomToken(12),
+  const payload = requestPayload(deps, individual, frozen, {
+    client_name: organization.name,
+    ...(organization.logoMediaId ? { logo_uri: `${deps.publicUrl}/api/media/${organization.logoMediaId}` } : {}),
+  });
+  const { jar } = await createOpenid4vpAuthorizationRequest({
+    authorizationRequestPayload: { ...payload, ...(wallet.walletNonce ? { wallet_nonce: wallet.walletNonce } : {}) },
+    ...(wallet.walletNonce ? { wallet: { expectedNonce: wallet.walletNonce } } : {}),
+    jar: {
+      requestUri: requestUri(deps.publicUrl, individual.id),
+      jwtSigner: { method: 'x5c', alg: 'ES256', x5c: signer.x5c },
+      expiresInSeconds: REQUEST_TTL_SECONDS,
+      // OpenID4VP 1.0 §5.8: the static discovery audience.
+      additionalJwtPayload: { iss: signer.clientId, aud: 'https://self-issued.me/v2', jti: randomToken(12) },
     },
-  );
+    callbacks: {
+      signJwt: async (_jwtSigner, { header, payload: claims }) => ({
+        jwt: await signJwt(signer.signer, header, claims),
+        signerJwk: (await x5cLeafJwk(signer.x5c)) as Jwk,
+      }),
+      encryptJwe: () => {
+        throw new Error('Request objects are signed, not encrypted');
+      },
+    },
+  });
+  if (!jar) throw new Error('The request object was not signed');
   await repository.markRequested(deps.db, individual.id);
-  return jwt;
+  return jar.authorizationRequestJwt;
 }
 
 type Body = Record<string, unknown>;
