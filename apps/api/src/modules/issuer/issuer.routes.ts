@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
 import { credentialDeps } from '../credentials/credentials.routes.ts';
 import * as issuerService from './issuer.service.ts';
@@ -120,7 +121,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       const { id, slug } = params(zVctParams, request.params);
       const metadata = await issuerService.typeMetadata(deps, id, slug);
       cors(reply).header('cache-control', 'public, max-age=300');
-      if (!metadata) return reply.status(404).send({ error: 'not_found' });
+      if (!metadata) throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
       return metadata;
     });
 
@@ -129,7 +130,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       const { slug } = params(z.object({ slug: z.string().min(1).max(200) }), request.params);
       const metadata = await issuerService.typeMetadata(deps, null, slug);
       cors(reply).header('cache-control', 'public, max-age=300');
-      if (!metadata) return reply.status(404).send({ error: 'not_found' });
+      if (!metadata) throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
       return metadata;
     });
 

@@ -1,4 +1,4 @@
-import { brandTextColor, type HolderOrganization } from '@cp/contracts';
+import { brandTextColor, type HolderOrganization, type OAuthErrorCode } from '@cp/contracts';
 import {
   type AttributeType,
   decodeJwt,
@@ -40,7 +40,7 @@ const LOCALES: readonly DisplayLocale[] = ['en', 'ja', 'es', 'ko'];
 /** An OAuth 2.0 / OpenID4VCI error: rendered as `{error, error_description}`, never problem+json. */
 export class OAuthError extends Error {
   constructor(
-    readonly error: string,
+    readonly error: OAuthErrorCode,
     readonly description: string,
     readonly status = 400,
   ) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IndividualStatus, VerificationCheck, VerificationCheckCode } from '@cp/contracts';
+import type { IndividualStatus, OAuthErrorCode, VerificationCheck, VerificationCheckCode } from '@cp/contracts';
 import {
   buildDcqlQuery,
   type DcqlQuery,
@@ -53,7 +53,7 @@ export interface VerifierDeps {
 /** An OpenID4VP error for the wallet: `{error, error_description}` (RFC 6749 style). */
 export class VerifierError extends Error {
   constructor(
-    readonly error: 'invalid_request' | 'invalid_request_uri' | 'invalid_response',
+    readonly error: Extract<OAuthErrorCode, 'invalid_request' | 'invalid_request_uri' | 'invalid_response'>,
     readonly description: string,
     readonly status = 400,
   ) {
