@@ -151,7 +151,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       (request.method === 'GET' || request.method === 'HEAD') &&
       !LIMITED_PREFIXES.some((p) => request.url.startsWith(p)),
     errorResponseBuilder: (_request, context) => ({
-      ...problemBody(429, 'RATE_LIMITED', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`),
+      ...problemBody('RATE_LIMITED', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`),
       statusCode: 429,
     }),
   });

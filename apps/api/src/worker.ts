@@ -39,20 +39,21 @@ if (health) {
       response.end(JSON.stringify(body));
     };
     const pathname = (request.url ?? '/').split('?')[0];
-    if (request.method !== 'GET') return send(405, problemBody(405, 'REQUEST_INVALID'), 'application/problem+json');
+    if (request.method !== 'GET')
+      return send(405, problemBody('REQUEST_METHOD_NOT_ALLOWED'), 'application/problem+json');
     if (pathname === '/health') return send(200, { status: 'ok', role: 'worker' });
     if (pathname === '/health/ready') {
       if (draining) {
-        return send(503, problemBody(503, 'SHUTTING_DOWN', 'The worker is stopping.'), 'application/problem+json');
+        return send(503, problemBody('SHUTTING_DOWN', 'The worker is stopping.'), 'application/problem+json');
       }
       void checkReadiness(runtime.ctx).then((readiness) =>
         readiness.ready
           ? send(200, { status: 'ready', database: readiness.database, role: 'worker' })
-          : send(503, problemBody(503, readiness.code, readiness.detail), 'application/problem+json'),
+          : send(503, problemBody(readiness.code, readiness.detail), 'application/problem+json'),
       );
       return;
     }
-    return send(404, problemBody(404, 'NOT_FOUND'), 'application/problem+json');
+    return send(404, problemBody('NOT_FOUND'), 'application/problem+json');
   });
   await new Promise<void>((resolve) => health.listen(config.workerHealthPort, config.host, resolve));
 }

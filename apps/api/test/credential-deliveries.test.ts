@@ -2,9 +2,11 @@ import { schema } from '@cp/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as deliveriesService from '../src/modules/credentials/credential-deliveries.service.ts';
+import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { credentialMail, deliveryMessageId } from '../src/modules/credentials/credential-mail.ts';
 import { credentialDeps } from '../src/modules/credentials/credentials.routes.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { jobsSettled, waitFor } from './support/wait.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +17,6 @@ afterAll(async () => {
 });
 
 const db = () => t.runtime.ctx.database.db;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const verifiedOrganization = (name: string) =>
   buildVerifiedOrganization(t, name, {
@@ -43,13 +44,13 @@ async function mailsTo(email: string) {
   return (response.json() as { results: Caught[] }).results.filter((m) => m.to.includes(email));
 }
 
+/** Waits for a mail to each of `emails`, then for the delivery jobs to finish (they record the mail as sent). */
 async function waitForMails(emails: string[]) {
-  for (let i = 0; i < 150; i++) {
+  await waitFor(`mail to ${emails.join(', ')}`, async () => {
     const counts = await Promise.all(emails.map(async (e) => (await mailsTo(e)).length));
-    if (counts.every((c) => c >= 1)) return;
-    await sleep(200);
-  }
-  throw new Error('mails did not arrive');
+    return counts.every((c) => c >= 1);
+  });
+  await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
 }
 
 const notify = (
@@ -100,8 +101,8 @@ describe('e-mail delivery via schema', () => {
     const third = await notify(headers, schemaRecord.schema.id, undefined, { credential_ids });
     expect(third.json()).toEqual({ queued: 0 });
 
+    // Every delivery job sent so far has finished (waitForMails): a duplicate would have sent its mail by now.
     await waitForMails(emails);
-    await sleep(1500); // any duplicate job would have run by now
     for (const [i, email] of emails.entries()) {
       const mails = await mailsTo(email);
       expect(mails).toHaveLength(1);
@@ -134,7 +135,7 @@ describe('e-mail delivery via schema', () => {
     for (const delivery of deliveries) {
       expect(await deliveriesService.deliver(deliverDeps(), delivery.id)).toBe('skipped');
     }
-    await sleep(300);
+    await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     for (const email of emails) expect(await mailsTo(email)).toHaveLength(1);
   });
 

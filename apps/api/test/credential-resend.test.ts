@@ -7,9 +7,11 @@ import { schema } from '@cp/db';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as deliveriesService from '../src/modules/credentials/credential-deliveries.service.ts';
+import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { credentialDeps } from '../src/modules/credentials/credentials.routes.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import { basicAuth } from './security-fixtures.ts';
+import { jobsSettled, waitFor } from './support/wait.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,7 +22,6 @@ afterAll(async () => {
 });
 
 const db = () => t.runtime.ctx.database.db;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
 const verifiedOrganization = (name: string) =>
@@ -68,12 +69,14 @@ async function mailsTo(email: string) {
   const response = await t.app.inject({ url: '/dev/mailbox/messages' });
   return (response.json() as { results: Caught[] }).results.filter((m) => m.to.includes(email));
 }
+/**
+ * Waits for `count` mails to `email`, then for their delivery jobs to finish: the catcher has a mail before its
+ * job records it as sent (`emailed_at`, the delivery SENT).
+ */
 async function waitForMails(email: string, count: number) {
-  for (let i = 0; i < 150; i++) {
-    if ((await mailsTo(email)).length >= count) return mailsTo(email);
-    await sleep(200);
-  }
-  throw new Error(`${count} mails to ${email} did not arrive`);
+  await waitFor(`${count} mails to ${email}`, async () => (await mailsTo(email)).length >= count);
+  await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
+  return mailsTo(email);
 }
 
 /** The offer behind the holder page, as a wallet fetches it by reference. */
@@ -126,7 +129,8 @@ describe('resending the claim e-mail', () => {
     expect(response.json()).toMatchObject({ sequence: 2, status: 'QUEUED', locale: 'ja', sent_at: null });
 
     const mails = await waitForMails(email, 2);
-    await sleep(1500); // a duplicate job would have run by now
+    // Every delivery job sent so far has finished: a duplicate would have sent its mail by now.
+    await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     expect(await mailsTo(email)).toHaveLength(2);
     const japanese = mails.find((m) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(m.subject ?? ''));
     expect(japanese, 'the resent e-mail is in Japanese').toBeTruthy();
@@ -146,7 +150,7 @@ describe('resending the claim e-mail', () => {
       credentials: credentialDeps(t.runtime.ctx),
     };
     expect(await deliveriesService.deliver(deliverDeps, stored[1]!.id)).toBe('skipped');
-    await sleep(300);
+    await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     expect(await mailsTo(email)).toHaveLength(2);
 
     // The history, the latest first; a locale in the body wins over Accept-Language.

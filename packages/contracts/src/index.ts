@@ -7,6 +7,7 @@ export * from './common.ts';
 export * from './credential-imports.ts';
 export * from './credential-schemas.ts';
 export * from './credentials.ts';
+export * from './error-codes.ts';
 export * from './holder-display.ts';
 export * from './kyb.ts';
 export * from './media.ts';

@@ -1,3 +1,4 @@
 export * from './database.ts';
+export * from './database-errors.ts';
 export * as schema from './schema.ts';
 export * from './secret-box.ts';

@@ -1,87 +1,12 @@
-/** Every error code the API answers, with its HTTP status. Codes are UPPER_SNAKE with a domain prefix. */
-export const errorStatus = {
-  REQUEST_INVALID: 400,
-  REQUEST_BODY_TOO_LARGE: 413,
-  REQUEST_UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  NOT_FOUND: 404,
-  AUTH_REQUIRED: 401,
-  AUTH_TOKEN_INVALID: 401,
-  AUTH_REFRESH_TOKEN_INVALID: 401,
-  AUTH_SESSION_INVALID: 400,
-  AUTH_REDIRECT_NOT_ALLOWED: 400,
-  AUTH_LOGOUT_TOKEN_INVALID: 400,
-  AUTH_PROVIDER_ERROR: 502,
-  AUTH_PROVIDER_UNAVAILABLE: 503,
-  USER_NOT_FOUND: 404,
-  ORGANIZATION_NOT_FOUND: 404,
-  ORGANIZATION_IDENTITY_REQUIRED: 400,
-  ORGANIZATION_ACCESS_DENIED: 403,
-  ORGANIZATION_TWO_FACTOR_REQUIRED: 403,
-  ORGANIZATION_TWO_FACTOR_SESSION_REQUIRED: 409,
-  ORGANIZATION_ROLE_FORBIDDEN: 403,
-  ORGANIZATION_LAST_ADMIN: 409,
-  ORGANIZATION_ALREADY_MEMBER: 409,
-  MEMBER_NOT_FOUND: 404,
-  INVITATION_NOT_FOUND: 404,
-  INVITATION_EXPIRED: 410,
-  INVITATION_ALREADY_USED: 410,
-  INVITATION_REVOKED: 410,
-  INVITATION_EMAIL_MISMATCH: 403,
-  ADMIN_FORBIDDEN: 403,
-  ACCOUNT_USERNAME_TAKEN: 409,
-  ACCOUNT_EMAIL_TAKEN: 409,
-  ACCOUNT_PASSWORD_WEAK: 400,
-  ACCOUNT_INVALID_INPUT: 400,
-  ACCOUNT_NOT_FOUND: 404,
-  CREDENTIAL_SCHEMA_NOT_FOUND: 404,
-  CREDENTIAL_SCHEMA_NOT_DELETEABLE: 409,
-  CONFLICT: 409,
-  CREDENTIAL_NOT_FOUND: 404,
-  CREDENTIAL_CLAIMS_INVALID: 400,
-  CREDENTIAL_SCHEMA_ISSUE_DISABLED: 409,
-  CREDENTIAL_STATUS_LIST_FULL: 409,
-  CREDENTIAL_ALREADY_CLAIMED: 409,
-  CREDENTIAL_ALREADY_REVOKED: 409,
-  CREDENTIAL_RESEND_TOO_SOON: 429,
-  CREDENTIAL_IMPORT_NOT_FOUND: 404,
-  CREDENTIAL_IMPORT_FILE_REQUIRED: 400,
-  CREDENTIAL_IMPORT_INVALID_FILE: 400,
-  CREDENTIAL_IMPORT_HEADER_INVALID: 400,
-  CREDENTIAL_IMPORT_EMPTY: 400,
-  CREDENTIAL_IMPORT_TOO_LARGE: 413,
-  CREDENTIAL_IMPORT_TOO_MANY_ROWS: 413,
-  MEDIA_NOT_FOUND: 404,
-  MEDIA_FILE_REQUIRED: 400,
-  MEDIA_TOO_LARGE: 413,
-  MEDIA_TOO_MANY_FILES: 413,
-  MEDIA_TYPE_NOT_ALLOWED: 415,
-  MEDIA_NOT_AN_IMAGE: 400,
-  KYB_APPLICATION_NOT_FOUND: 404,
-  KYB_DOCUMENT_INVALID: 400,
-  KYB_ALREADY_PENDING: 409,
-  KYB_ALREADY_APPROVED: 409,
-  KYB_APPLICATION_ALREADY_REVIEWED: 409,
-  KYB_REVIEW_FORBIDDEN: 403,
-  ORGANIZATION_NOT_VERIFIED: 403,
-  API_KEY_NOT_FOUND: 404,
-  VERIFICATION_NOT_FOUND: 404,
-  VERIFICATION_RULES_INVALID: 422,
-  VERIFICATION_ALREADY_USED: 409,
-  VERIFICATION_INDIVIDUAL_NOT_FOUND: 404,
-  VERIFICATION_LINK_SIGNATURE_INVALID: 403,
-  VERIFICATION_LINK_EXPIRED: 410,
-  TRUST_ANCHOR_NOT_FOUND: 404,
-  TRUST_ANCHOR_INVALID: 422,
-  TRUST_ANCHOR_DUPLICATE: 409,
-  TRUST_ANCHOR_LIMIT_REACHED: 409,
-  WEBHOOK_NOT_FOUND: 404,
-  WEBHOOK_LIMIT_REACHED: 409,
-  WEBHOOK_DISABLED: 409,
-  INTERNAL: 500,
-} as const;
+import { type ProblemCode, problemStatus } from '@cp/contracts';
 
-export type ErrorCode = keyof typeof errorStatus;
+/**
+ * Every error code the API answers, with its HTTP status: the shared list in `@cp/contracts`, so the console
+ * and the wallet compare against the same constants.
+ */
+export const errorStatus = problemStatus;
+
+export type ErrorCode = ProblemCode;
 
 export interface FieldError {
   path: string;
@@ -109,6 +34,7 @@ const titles: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   409: 'Conflict',
   410: 'Gone',
   413: 'Content Too Large',
@@ -120,8 +46,13 @@ const titles: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** RFC 9457 problem details body. */
-export function problemBody(status: number, code: string, detail?: string, errors?: FieldError[]) {
+/** RFC 9457 problem details body; `status` defaults to the code's own. */
+export function problemBody(
+  code: ErrorCode,
+  detail?: string,
+  errors?: FieldError[],
+  status: number = errorStatus[code],
+) {
   return {
     type: `https://errors.credential-platform.dev/${code.toLowerCase().replaceAll('_', '-')}`,
     title: titles[status] ?? 'Error',

@@ -1,3 +1,5 @@
+import type { OAuthErrorCode } from '@cp/contracts';
+
 /**
  * An OAuth 2.0 style error of the protocol endpoints (RFC 6749 §5.2, RFC 6750 §3.1, OpenID4VCI 1.0 §8.3.1.2,
  * OpenID4VP 1.0 §8.5): rendered as `{error, error_description}`, never as problem+json, because wallets read
@@ -5,7 +7,7 @@
  */
 export class OAuthError extends Error {
   constructor(
-    readonly error: string,
+    readonly error: OAuthErrorCode,
     readonly description: string,
     readonly status = 400,
   ) {

@@ -1,11 +1,31 @@
 import path from 'node:path';
-import { isDatabaseUnavailable } from '@cp/db';
+import { type DatabaseRefusalKind, databaseRefusalOf, isDatabaseUnavailable } from '@cp/db';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, type FieldError, problemBody } from '../errors/app-error.ts';
+import { AppError, type ErrorCode, errorStatus, type FieldError, problemBody } from '../errors/app-error.ts';
 
 /** Retry-After of a 503 DATABASE_UNAVAILABLE answer. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * What a request the database refused answers: the request's fault (a value too long for its column, a
+ * rule of the table) or a race with another request (a duplicate, a row deleted meanwhile, a serialization
+ * failure), never a 500. The detail names no table or constraint.
+ */
+const databaseRefusals: Record<DatabaseRefusalKind, { code: ErrorCode; detail: string }> = {
+  unique_violation: { code: 'DATABASE_UNIQUE_VIOLATION', detail: 'A record with these values already exists.' },
+  reference_violation: {
+    code: 'DATABASE_REFERENCE_VIOLATION',
+    detail: 'The request refers to a record that does not exist, or the record is still in use.',
+  },
+  check_violation: { code: 'DATABASE_CHECK_VIOLATION', detail: 'A value is outside what is allowed.' },
+  value_too_long: { code: 'DATABASE_VALUE_TOO_LONG', detail: 'A value is too long.' },
+  value_invalid: { code: 'DATABASE_VALUE_INVALID', detail: 'A value is missing or not valid.' },
+  transaction_conflict: {
+    code: 'DATABASE_TRANSACTION_CONFLICT',
+    detail: 'Another request changed the same records at the same time; retry.',
+  },
+};
 
 /**
  * One place that renders every failure as problem+json: validation errors with per-field messages,
@@ -13,11 +33,11 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  */
 export function registerErrorHandler(app: FastifyInstance, options: { spaFallback?: boolean } = {}) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const send = (status: number, code: string, detail?: string, errors?: FieldError[]) =>
+    const send = (status: number, code: ErrorCode, detail?: string, errors?: FieldError[]) =>
       reply
         .status(status)
         .type('application/problem+json')
-        .send(problemBody(status, code, detail, errors));
+        .send(problemBody(code, detail, errors, status));
 
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -39,6 +59,13 @@ export function registerErrorHandler(app: FastifyInstance, options: { spaFallbac
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       return send(503, 'DATABASE_UNAVAILABLE', 'The database is temporarily unavailable; retry shortly.');
+    }
+    const refusal = databaseRefusalOf(error);
+    if (refusal) {
+      request.log.warn({ err: error, sqlState: refusal.sqlState, constraint: refusal.constraint }, 'database refused');
+      const { code, detail } = databaseRefusals[refusal.kind];
+      if (refusal.kind === 'transaction_conflict') reply.header('retry-after', '1');
+      return send(errorStatus[code], code, detail);
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return send(413, 'REQUEST_BODY_TOO_LARGE', 'The request body is too large.');
@@ -62,6 +89,6 @@ export function registerErrorHandler(app: FastifyInstance, options: { spaFallbac
     return reply
       .status(404)
       .type('application/problem+json')
-      .send(problemBody(404, 'NOT_FOUND', `No route for ${request.method} ${pathname}`));
+      .send(problemBody('NOT_FOUND', `No route for ${request.method} ${pathname}`));
   });
 }

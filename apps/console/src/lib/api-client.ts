@@ -1,4 +1,5 @@
 import type { Problem, TokenResponse } from '@cp/contracts';
+import { ProblemCode } from '@cp/contracts';
 import { ApiError } from './api-error.ts';
 import { clearIdentity, getStoredIdentity } from './current-identity.ts';
 import { dropEmpty } from './drop-empty.ts';
@@ -139,7 +140,7 @@ export async function apiRequest<T>(method: Method, path: string, options: Reque
     if (!response.ok) {
       const error = await toError(response);
       // The organization requires two-step sign-in and this session has one step: the shell says so.
-      if (error.is('ORGANIZATION_TWO_FACTOR_REQUIRED')) {
+      if (error.is(ProblemCode.ORGANIZATION_TWO_FACTOR_REQUIRED)) {
         const identity = options.identity ?? getStoredIdentity();
         if (identity) markTwoFactorRequired(identity);
       }

@@ -1,4 +1,4 @@
-import type { Problem } from '@cp/contracts';
+import { isProblemCode, type Problem, ProblemCode } from '@cp/contracts';
 
 /** A failed call: the HTTP status, the RFC 9457 problem when the server sent one, and the spec §8 message key. */
 export class ApiError extends Error {
@@ -15,9 +15,15 @@ export class ApiError extends Error {
     this.catalogueKey = null;
   }
 
-  /** Whether the API answered this error code (problem+json `code`): `error.is('TRUST_ANCHOR_DUPLICATE')`. */
-  is(code: string): boolean {
-    return this.problem?.code === code;
+  /** The problem+json `code` when it is one of the shared list (`@cp/contracts`), else null. */
+  get code(): ProblemCode | null {
+    const code = this.problem?.code;
+    return isProblemCode(code) ? code : null;
+  }
+
+  /** Whether the API answered this error code: `error.is(ProblemCode.TRUST_ANCHOR_DUPLICATE)`. */
+  is(code: ProblemCode): boolean {
+    return this.code === code;
   }
 }
 
@@ -37,7 +43,7 @@ export function isNotFound(error: unknown): boolean {
   const fields = error.problem?.errors ?? [];
   return (
     error.status === 400 &&
-    error.problem?.code === 'REQUEST_INVALID' &&
+    error.is(ProblemCode.REQUEST_INVALID) &&
     fields.length > 0 &&
     fields.every((field) => field.path.startsWith('params.'))
   );

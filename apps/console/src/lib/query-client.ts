@@ -1,3 +1,4 @@
+import { ProblemCode } from '@cp/contracts';
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { i18n } from '../i18n/index.ts';
 import { isApiError, isNotFound } from './api-error.ts';
@@ -29,7 +30,7 @@ export function createQueryClient(): QueryClient {
           isApiError(error) &&
           error.status !== 401 &&
           error.catalogueKey &&
-          !error.is('ORGANIZATION_TWO_FACTOR_REQUIRED')
+          !error.is(ProblemCode.ORGANIZATION_TWO_FACTOR_REQUIRED)
         ) {
           notify({ severity: 'error', title: i18n.t(error.catalogueKey) });
         }

@@ -2,7 +2,7 @@
  * The screens' single import point for the wallet core (src/core): component tests mock this module.
  */
 export { pickDisplay } from '../core/display.ts';
-export { WalletError } from '../core/errors.ts';
+export { WalletError, WalletErrorCode } from '../core/errors.ts';
 export {
   answersRequest,
   chosenCandidates,

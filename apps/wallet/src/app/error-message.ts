@@ -1,32 +1,17 @@
 import type { TFunction } from 'i18next';
+import { WalletErrorCode } from './core-api.ts';
 
-const KNOWN_CODES = new Set([
-  'OFFER_INVALID',
-  'OFFER_UNSUPPORTED',
-  'OFFER_EXPIRED',
-  'PIN_REQUIRED',
-  'PIN_WRONG',
-  'ISSUER_UNREACHABLE',
-  'ISSUER_ERROR',
-  'CREDENTIAL_INVALID',
-  'REQUEST_INVALID',
-  'REQUEST_UNTRUSTED',
-  'REQUEST_SIGNATURE_INVALID',
-  'REQUEST_EXPIRED',
-  'VERIFIER_ERROR',
-  'NO_MATCHING_CREDENTIAL',
-  'BACKUP_INVALID',
-  'LOCKED',
-  'VAULT_STATE',
-  'NETWORK',
-]);
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(WalletErrorCode));
+
+/** A failure the screens explain: a core error code, or `UNKNOWN` (`errors.<code>` in every language). */
+export type ShownErrorCode = WalletErrorCode | 'UNKNOWN';
 
 /** The core's error code (`WalletError.code`), `NETWORK` for a failed fetch, otherwise `UNKNOWN`. */
-export function errorCode(error: unknown): string {
+export function errorCode(error: unknown): ShownErrorCode {
   if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') {
-    if (KNOWN_CODES.has(error.code)) return error.code;
+    if (KNOWN_CODES.has(error.code)) return error.code as WalletErrorCode;
   }
-  if (error instanceof TypeError && /fetch|network/i.test(error.message)) return 'NETWORK';
+  if (error instanceof TypeError && /fetch|network/i.test(error.message)) return WalletErrorCode.NETWORK;
   return 'UNKNOWN';
 }
 

@@ -2,6 +2,8 @@ import { vi } from 'vitest';
 import type * as CoreApi from '../app/core-api.ts';
 import { pickDisplay as realPickDisplay } from '../core/display.ts';
 
+export { WalletErrorCode } from '../core/errors.ts';
+
 /**
  * Stand-in for src/app/core-api.ts: `vi.mock('…/app/core-api.ts', () => import('…/test/core-api-mock.ts'))`.
  * The protocol functions are vi.fn()s each test programs; `pickDisplay` and `WalletError` are the real ones.

@@ -104,7 +104,7 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .status(503)
           .header('retry-after', '5')
           .type('application/problem+json')
-          .send(problemBody(503, readiness.code, readiness.detail));
+          .send(problemBody(readiness.code, readiness.detail));
       },
     );
   };

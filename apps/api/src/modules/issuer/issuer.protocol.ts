@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { isOAuthErrorCode } from '@cp/contracts';
 import { publicJwk, resolveDidKeyReference, verifyJwtSignature } from '@cp/credentials';
 import {
   type CallbackContext,
@@ -79,5 +80,6 @@ export function libraryError(err: unknown): unknown {
         : undefined;
   const generic = !description || /^Invalid (proof|request)$/.test(description);
   const text = (generic && cause ? `${description ?? error}: ${cause}` : (description ?? error)).replace(/\s+/g, ' ');
-  return new OAuthError(error, text.trim().slice(0, 500), err.status);
+  // The library's codes are the standards' own; one it adds that the API does not list reads as invalid_request.
+  return new OAuthError(isOAuthErrorCode(error) ? error : 'invalid_request', text.trim().slice(0, 500), err.status);
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
 import { registerOAuthErrorHandler } from '../../plugins/oauth-errors.ts';
 import { credentialDeps } from '../credentials/credentials.routes.ts';
@@ -186,7 +187,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       const { id, slug } = request.params;
       const metadata = await issuerService.typeMetadata(deps, id, slug);
       cors(reply).header('cache-control', 'public, max-age=300');
-      if (!metadata) return reply.status(404).send({ error: 'not_found' });
+      if (!metadata) throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
       return metadata;
     });
 
@@ -195,7 +196,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       const { slug } = request.params;
       const metadata = await issuerService.typeMetadata(deps, null, slug);
       cors(reply).header('cache-control', 'public, max-age=300');
-      if (!metadata) return reply.status(404).send({ error: 'not_found' });
+      if (!metadata) throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
       return metadata;
     });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IndividualStatus, VerificationCheck, VerificationCheckCode } from '@cp/contracts';
+import type { IndividualStatus, OAuthErrorCode, VerificationCheck, VerificationCheckCode } from '@cp/contracts';
 import {
   buildDcqlQuery,
   type DcqlQuery,
@@ -56,7 +56,7 @@ export interface VerifierDeps {
 /** An OpenID4VP error for the wallet: `{error, error_description}` (RFC 6749 style, OpenID4VP 1.0 §8.5). */
 export class VerifierError extends OAuthError {
   constructor(
-    error: 'invalid_request' | 'invalid_request_uri' | 'invalid_response',
+    error: Extract<OAuthErrorCode, 'invalid_request' | 'invalid_request_uri' | 'invalid_response'>,
     description: string,
     status = 400,
   ) {

@@ -37,6 +37,7 @@ import {
   resolvePresentationRequest,
   type StoredCredential,
   submitPresentation,
+  WalletErrorCode,
 } from '../../app/core-api.ts';
 import { errorCode, errorMessage } from '../../app/error-message.ts';
 import { useVault } from '../../app/vault-context.tsx';
@@ -291,7 +292,7 @@ function RequestedCredentials({
         );
       })}
       <Typography variant="caption" sx={{ color: 'text.secondary', px: 1 }}>
-        {count > 1 ? t('present.nothingElseSeveral') : t('present.nothingElse')}
+        {t('present.nothingElse', { count })}
       </Typography>
     </>
   );
@@ -475,7 +476,12 @@ function CandidatePicker({
 
 /** The verifier's own refusal (OpenID4VP 1.0 §8.2 error response) carried by a VERIFIER_ERROR, if any. */
 function verifierRefusal(error: unknown): { error: string; description?: string } | undefined {
-  if (errorCode(error) !== 'VERIFIER_ERROR' || !error || typeof error !== 'object' || !('remote' in error)) {
+  if (
+    errorCode(error) !== WalletErrorCode.VERIFIER_ERROR ||
+    !error ||
+    typeof error !== 'object' ||
+    !('remote' in error)
+  ) {
     return undefined;
   }
   const remote = (error as { remote?: { error?: unknown; description?: unknown } }).remote;

@@ -88,6 +88,7 @@ describe('present: one credential asked for', () => {
     ]);
     expect(screen.queryByText('Lovelace')).toBeNull();
     expect(screen.getByText('From which credential')).toBeTruthy();
+    expect(screen.getByText('Nothing else in the credential is shared.')).toBeTruthy();
 
     await user.click(shareButton());
     const outcome = await screen.findByTestId('present-outcome');
@@ -228,7 +229,7 @@ describe('present: several credentials asked for', () => {
     ).toEqual(['DegreeMathematics']);
     // The grade is held, not asked for: never shown as shared.
     expect(screen.queryByText('A')).toBeNull();
-    expect(screen.getByText('Nothing else in these credentials is shared.')).toBeTruthy();
+    expect(screen.getByText('Nothing else in these 2 credentials is shared.')).toBeTruthy();
 
     await user.click(shareButton());
     expect((await screen.findByTestId('present-outcome')).dataset.outcome).toBe('shared');

@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { acceptOffer, pickDisplay, type ResolvedOffer, resolveOffer } from '../../app/core-api.ts';
+import { acceptOffer, pickDisplay, type ResolvedOffer, resolveOffer, WalletErrorCode } from '../../app/core-api.ts';
 import { errorCode, errorMessage } from '../../app/error-message.ts';
 import { useVault } from '../../app/vault-context.tsx';
 import { CredentialFace } from '../../components/credential-face.tsx';
@@ -103,7 +103,7 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
   const [error, setError] = useState<unknown>(null);
   const txCode = resolved.txCode;
   const code = error ? errorCode(error) : null;
-  const pinError = code === 'PIN_WRONG' || code === 'PIN_REQUIRED';
+  const pinError = code === WalletErrorCode.PIN_WRONG || code === WalletErrorCode.PIN_REQUIRED;
 
   async function accept(event: FormEvent) {
     event.preventDefault();

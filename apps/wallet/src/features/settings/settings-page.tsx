@@ -17,7 +17,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LockAfterMinutes } from '../../app/core-api.ts';
+import { type LockAfterMinutes, WalletErrorCode } from '../../app/core-api.ts';
+import { errorCode } from '../../app/error-message.ts';
 import { useVaultState } from '../../app/vault-context.tsx';
 import { PageTitle, Section } from '../../components/section.tsx';
 import { changeLanguage, currentLanguage, WALLET_LANGUAGES } from '../../i18n/index.ts';
@@ -240,8 +241,7 @@ function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => 
       if (ok) return onDone();
       setError('wrong');
     } catch (failure) {
-      const code = failure && typeof failure === 'object' && 'code' in failure ? failure.code : null;
-      setError(code === 'BACKUP_INVALID' ? 'wrong' : 'failed');
+      setError(errorCode(failure) === WalletErrorCode.BACKUP_INVALID ? 'wrong' : 'failed');
     }
     setBusy(false);
   }

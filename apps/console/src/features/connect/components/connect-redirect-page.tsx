@@ -1,3 +1,4 @@
+import { ProblemCode } from '@cp/contracts';
 import HourglassDisabledOutlined from '@mui/icons-material/HourglassDisabledOutlined';
 import LinkOffOutlined from '@mui/icons-material/LinkOffOutlined';
 import TaskAltOutlined from '@mui/icons-material/TaskAltOutlined';
@@ -16,9 +17,9 @@ type Failure = 'USED' | 'NOT_FOUND' | 'ERROR' | 'LINK_INVALID' | 'LINK_EXPIRED';
 
 function toFailure(error: unknown, isSigned: boolean): Failure {
   if (!isApiError(error)) return 'ERROR';
-  if (error.is('VERIFICATION_LINK_SIGNATURE_INVALID') || error.status === 403) return 'LINK_INVALID';
-  if (error.is('VERIFICATION_LINK_EXPIRED') || error.status === 410) return 'LINK_EXPIRED';
-  if (error.status === 409 || error.is('VERIFICATION_ALREADY_USED')) return 'USED';
+  if (error.is(ProblemCode.VERIFICATION_LINK_SIGNATURE_INVALID) || error.status === 403) return 'LINK_INVALID';
+  if (error.is(ProblemCode.VERIFICATION_LINK_EXPIRED) || error.status === 410) return 'LINK_EXPIRED';
+  if (error.status === 409 || error.is(ProblemCode.VERIFICATION_ALREADY_USED)) return 'USED';
   // A signed link the API cannot even read (a cut-off signature, a garbled expiry) is not a valid link.
   if (isSigned && (error.status === 400 || error.status === 422)) return 'LINK_INVALID';
   // A malformed id is answered 400 (or 422): to the holder it is the same as a link that does not exist.

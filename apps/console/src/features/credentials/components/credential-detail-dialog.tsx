@@ -1,4 +1,5 @@
 import type { Credential, CredentialDeliveryStatus, CredentialMailLocale } from '@cp/contracts';
+import { ProblemCode } from '@cp/contracts';
 import BlockOutlined from '@mui/icons-material/BlockOutlined';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import DeleteOutlineOutlined from '@mui/icons-material/DeleteOutlineOutlined';
@@ -22,6 +23,7 @@ import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError, isNotFound } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { problemMessage } from '../../../lib/problem-messages.ts';
 import { useDeleteCredentials } from '../api/delete-credentials.ts';
 import { useCredentialDeliveries } from '../api/find-credential-deliveries.ts';
 import { useCredential } from '../api/get-credential.ts';
@@ -126,10 +128,10 @@ export function CredentialDetailDialog({
       await resend.mutateAsync({ id: shown.id, locale: mailLocale(i18n.language) });
       notify({ severity: 'success', title: t('issuing.detail.resent') });
     } catch (error) {
-      const tooSoon = isApiError(error) && error.is('CREDENTIAL_RESEND_TOO_SOON');
+      const tooSoon = isApiError(error) && error.is(ProblemCode.CREDENTIAL_RESEND_TOO_SOON);
       notify({
         severity: tooSoon ? 'warning' : 'error',
-        title: t(tooSoon ? 'issuing.detail.resendTooSoon' : 'issuing.detail.resendFailed'),
+        title: problemMessage(t, error, 'issuing.detail.resendFailed'),
       });
     }
   };

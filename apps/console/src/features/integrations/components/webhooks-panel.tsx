@@ -10,9 +10,9 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/index.ts';
-import { isApiError } from '../../../lib/api-error.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { problemMessage } from '../../../lib/problem-messages.ts';
 import { useCreateWebhook } from '../api/create-webhook.ts';
 import { useDeleteWebhook } from '../api/delete-webhook.ts';
 import { useWebhooks } from '../api/find-webhooks.ts';
@@ -66,12 +66,9 @@ export function WebhooksPanel() {
       setPage(1);
       setCreated(answer);
     } catch (error) {
-      const limit = isApiError(error) && error.problem?.code === 'WEBHOOK_LIMIT_REACHED';
       notify({
         severity: 'error',
-        title: limit
-          ? t('integrations.webhooks.errors.limit', { count: WEBHOOK_ENDPOINTS_MAX })
-          : t('catalogue.saveIntegration'),
+        title: problemMessage(t, error, 'catalogue.saveIntegration', { count: WEBHOOK_ENDPOINTS_MAX }),
       });
       throw error;
     }
@@ -97,11 +94,7 @@ export function WebhooksPanel() {
       await sendTest.mutateAsync(webhook.id);
       notify({ severity: 'success', title: t('integrations.webhooks.testQueued') });
     } catch (error) {
-      const disabled = isApiError(error) && error.problem?.code === 'WEBHOOK_DISABLED';
-      notify({
-        severity: 'error',
-        title: disabled ? t('integrations.webhooks.testDisabled') : t('integrations.webhooks.errors.test'),
-      });
+      notify({ severity: 'error', title: problemMessage(t, error, 'integrations.webhooks.errors.test') });
     }
   };
 

@@ -1,4 +1,5 @@
 import type { MemberRole, PublicInvitation } from '@cp/contracts';
+import { ProblemCode } from '@cp/contracts';
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import EventBusyOutlined from '@mui/icons-material/EventBusyOutlined';
 import LinkOffOutlined from '@mui/icons-material/LinkOffOutlined';
@@ -45,7 +46,7 @@ export function InvitationPage() {
       {invitation.data ? (
         <InvitationCard token={token} invitation={invitation.data} />
       ) : invitation.isError ? (
-        <Unavailable code={isApiError(invitation.error) ? (invitation.error.problem?.code ?? null) : null} />
+        <Unavailable code={isApiError(invitation.error) ? invitation.error.code : null} />
       ) : (
         <Card sx={{ p: { xs: 3, sm: 5 } }} data-testid="invitation-loading" aria-label={t('common.loading')}>
           <Skeleton variant="rounded" width={56} height={56} />
@@ -66,7 +67,7 @@ function InvitationCard({ token, invitation }: { token: string; invitation: Publ
   const accept = useAcceptInvitation(token);
   const [leaving, setLeaving] = useState(false);
   const [invitedAddress, setInvitedAddress] = useState<string | null>(null);
-  const [gone, setGone] = useState<string | null>(null);
+  const [gone, setGone] = useState<ProblemCode | null>(null);
   const organization = invitation.organization.name;
   const role = t(`invitations.roles.${invitation.role}`);
   const inviter = [invitation.inviter?.first_name, invitation.inviter?.last_name].filter(Boolean).join(' ');
@@ -94,12 +95,12 @@ function InvitationCard({ token, invitation }: { token: string; invitation: Publ
       notify({ severity: 'success', title: t('invitations.joined', { organization }) });
       navigate(`/credentials/${accepted.organization_id}`, { replace: true });
     } catch (error) {
-      if (isApiError(error) && error.is('INVITATION_EMAIL_MISMATCH')) {
+      if (isApiError(error) && error.is(ProblemCode.INVITATION_EMAIL_MISMATCH)) {
         setInvitedAddress(error.problem?.errors?.[0]?.message ?? '');
       } else if (isApiError(error) && error.status === 410) {
-        setGone(error.problem?.code ?? 'INVITATION_EXPIRED');
+        setGone(error.code ?? ProblemCode.INVITATION_EXPIRED);
       } else if (isApiError(error) && error.status === 404) {
-        setGone('INVITATION_NOT_FOUND');
+        setGone(ProblemCode.INVITATION_NOT_FOUND);
       } else {
         notify({ severity: 'error', title: t('invitations.errors.accept') });
       }
@@ -224,21 +225,22 @@ function RoleSummary({ role }: { role: MemberRole }) {
   );
 }
 
+/** Why an invitation cannot be used, by the API's answer; any other failure is `failed` (not loadable). */
+const UNAVAILABLE_REASONS: { readonly [Code in ProblemCode]?: 'expired' | 'used' | 'revoked' | 'notFound' } = {
+  [ProblemCode.INVITATION_EXPIRED]: 'expired',
+  [ProblemCode.INVITATION_ALREADY_USED]: 'used',
+  [ProblemCode.INVITATION_REVOKED]: 'revoked',
+  [ProblemCode.INVITATION_NOT_FOUND]: 'notFound',
+  // A malformed token in the address: no invitation can have it.
+  [ProblemCode.REQUEST_INVALID]: 'notFound',
+};
+
 /** An invitation that cannot be used: unknown, expired, already used or revoked (or not loadable). */
-function Unavailable({ code }: { code: string | null }) {
+function Unavailable({ code }: { code: ProblemCode | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const signedIn = useHasSession();
-  const key =
-    code === 'INVITATION_EXPIRED'
-      ? 'expired'
-      : code === 'INVITATION_ALREADY_USED'
-        ? 'used'
-        : code === 'INVITATION_REVOKED'
-          ? 'revoked'
-          : code === 'INVITATION_NOT_FOUND' || code === 'REQUEST_INVALID'
-            ? 'notFound'
-            : 'failed';
+  const key = (code && UNAVAILABLE_REASONS[code]) ?? 'failed';
   return (
     <Card sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center' }} data-testid="invitation-unavailable" data-reason={key}>
       <Box sx={{ fontSize: 48, color: 'text.secondary', display: 'flex', justifyContent: 'center', mb: 2 }}>

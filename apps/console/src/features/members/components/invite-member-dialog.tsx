@@ -1,4 +1,4 @@
-import { INVITATION_EMAIL_MAX, type MemberRole, type SentInvitation } from '@cp/contracts';
+import { INVITATION_EMAIL_MAX, type MemberRole, ProblemCode, type SentInvitation } from '@cp/contracts';
 import MarkEmailReadOutlined from '@mui/icons-material/MarkEmailReadOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -18,6 +18,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { CopyField } from '../../../components/copy-field.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { problemMessageKeys } from '../../../lib/problem-messages.ts';
 
 interface FormValues {
   email: string;
@@ -65,8 +66,8 @@ export function InviteMemberDialog({
     try {
       setSent(await onSubmit({ email: values.email.trim(), role: values.role }));
     } catch (error) {
-      if (isApiError(error) && error.is('ORGANIZATION_ALREADY_MEMBER')) {
-        setError('email', { message: t('members.invite.alreadyMember') });
+      if (isApiError(error) && error.is(ProblemCode.ORGANIZATION_ALREADY_MEMBER)) {
+        setError('email', { message: t(problemMessageKeys[ProblemCode.ORGANIZATION_ALREADY_MEMBER]) });
       } else if (isApiError(error) && error.status === 400) {
         setError('email', { message: t('validation.email') });
       } else {

@@ -14,10 +14,10 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { toSupportedLanguage } from '../../../i18n/detect-language.ts';
 import { useTranslation } from '../../../i18n/index.ts';
-import { isApiError } from '../../../lib/api-error.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { isOrganizationAdmin } from '../../../lib/organization-role.ts';
+import { problemMessage } from '../../../lib/problem-messages.ts';
 import { useCopyToClipboard } from '../../../lib/use-copy-to-clipboard.ts';
 // The signed-in user's profile (shared with the side menu's query): which row is "You".
 import { useUserProfile } from '../../users/api/get-user-profile.ts';
@@ -72,7 +72,7 @@ export function MembersPage() {
   const failure = (error: unknown, fallback: string) =>
     notify({
       severity: 'error',
-      title: isApiError(error) && error.is('ORGANIZATION_LAST_ADMIN') ? t('members.errors.lastAdmin') : t(fallback),
+      title: problemMessage(t, error, fallback),
     });
 
   const applyRole = async (member: Member, role: MemberRole) => {

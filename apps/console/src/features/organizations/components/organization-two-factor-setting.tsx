@@ -1,4 +1,5 @@
 import type { Organization } from '@cp/contracts';
+import { ProblemCode } from '@cp/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -35,7 +36,8 @@ export function OrganizationTwoFactorSetting({ organization }: { organization: O
         title: t(value ? 'organizations.twoFactor.turnedOn' : 'organizations.twoFactor.turnedOff'),
       });
     } catch (error) {
-      if (isApiError(error) && error.is('ORGANIZATION_TWO_FACTOR_SESSION_REQUIRED')) setNeedsOwnTwoFactor(true);
+      if (isApiError(error) && error.is(ProblemCode.ORGANIZATION_TWO_FACTOR_SESSION_REQUIRED))
+        setNeedsOwnTwoFactor(true);
       else
         notify({
           severity: 'error',

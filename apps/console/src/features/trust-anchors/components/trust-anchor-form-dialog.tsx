@@ -1,5 +1,6 @@
 import {
   type CreateTrustAnchorRequest,
+  ProblemCode,
   TRUST_ANCHOR_NAME_MAX,
   TRUST_ANCHOR_PEM_MAX,
   type TrustAnchorKind,
@@ -24,6 +25,7 @@ import { useId, useRef, useState } from 'react';
 import { Controller, type UseFormReturn, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { problemMessageKeys } from '../../../lib/problem-messages.ts';
 import { readCertificateFile } from './pem-file.ts';
 
 export interface TrustAnchorFormValues {
@@ -112,11 +114,11 @@ export function TrustAnchorFormDialog({
     }
     // The field the API refused: the certificate, or for a list its URL (reading or checking it failed).
     const mainField: Field = values.kind === 'CERTIFICATE' ? 'certificate_pem' : 'list_url';
-    if (error.is('TRUST_ANCHOR_LIMIT_REACHED')) {
-      setFormError(t('trustAnchors.errors.limit'));
+    if (error.is(ProblemCode.TRUST_ANCHOR_LIMIT_REACHED)) {
+      setFormError(t(problemMessageKeys[ProblemCode.TRUST_ANCHOR_LIMIT_REACHED]));
       return;
     }
-    if (error.is('TRUST_ANCHOR_DUPLICATE')) {
+    if (error.is(ProblemCode.TRUST_ANCHOR_DUPLICATE)) {
       setError(
         mainField,
         { type: 'server', message: t(`trustAnchors.errors.duplicate.${values.kind}`) },
@@ -127,7 +129,7 @@ export function TrustAnchorFormDialog({
     // TRUST_ANCHOR_INVALID: what cannot be used, in the user's language, then the API's reason as it says it
     // (technical English: "not a CA certificate", "the list's signature does not verify").
     const explain = (field: Field, reason: string) =>
-      error.is('TRUST_ANCHOR_INVALID') && field !== 'name' ? `${t(INVALID_LEADS[field])}\n${reason}` : reason;
+      error.is(ProblemCode.TRUST_ANCHOR_INVALID) && field !== 'name' ? `${t(INVALID_LEADS[field])}\n${reason}` : reason;
     const fieldErrors = (error.problem?.errors ?? []).flatMap(({ path, message }) => {
       const field = fieldOfPath(path);
       return field ? [{ field, message }] : [];
@@ -138,7 +140,7 @@ export function TrustAnchorFormDialog({
       });
       return;
     }
-    if (error.is('TRUST_ANCHOR_INVALID')) {
+    if (error.is(ProblemCode.TRUST_ANCHOR_INVALID)) {
       const message = explain(mainField, error.problem?.detail ?? '').trim();
       setError(mainField, { type: 'server', message }, { shouldFocus: true });
       return;

@@ -1,4 +1,4 @@
-import type { VerificationCheck, VerificationOperator } from '@cp/contracts';
+import { type VerificationCheck, type VerificationOperator, zVerificationCheckCode } from '@cp/contracts';
 import type { TFunction } from '../../../i18n/index.ts';
 
 /** A rule in words: "age must be greater than 18". */
@@ -20,7 +20,7 @@ const presentedText = (t: TFunction, presented: string | number | boolean | null
  * rule and what was presented). The API's `detail` is technical English and is not shown.
  */
 export function describeFailedCheck(t: TFunction, check: VerificationCheck): string {
-  if (check.code === 'RULE' && check.rule) {
+  if (check.code === zVerificationCheckCode.enum.RULE && check.rule) {
     return t('verifications.checks.ruleFailed', {
       rule: describeRule(t, check.rule),
       presented: presentedText(t, check.rule.presented),

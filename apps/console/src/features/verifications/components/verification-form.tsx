@@ -1,6 +1,7 @@
 import {
   type CreateVerificationRequest,
   type CredentialSchemaAttributeType,
+  ProblemCode,
   VERIFICATION_DESCRIPTION_MAX,
   VERIFICATION_NAME_MAX,
   VERIFICATION_RULE_VALUE_MAX,
@@ -29,6 +30,7 @@ import type { ReactNode } from 'react';
 import { Controller, FormProvider, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { problemMessageKeys } from '../../../lib/problem-messages.ts';
 import { describeRule } from './check-messages.ts';
 import { ChoiceCard } from './choice-card.tsx';
 import { ExternalCredentialFields } from './external-credential-fields.tsx';
@@ -167,9 +169,12 @@ export function VerificationForm({
 
   const showServerErrors = (error: unknown) => {
     if (!isApiError(error)) return;
-    // The API answers CREDENTIAL_SCHEMA_NOT_FOUND (the brief's SCHEMA_NOT_FOUND is accepted too).
-    if (error.problem?.code?.endsWith('SCHEMA_NOT_FOUND')) {
-      setError('schema_id', { message: validationMessage('schemaNotFound') }, { shouldFocus: true });
+    if (error.is(ProblemCode.CREDENTIAL_SCHEMA_NOT_FOUND)) {
+      setError(
+        'schema_id',
+        { message: t(problemMessageKeys[ProblemCode.CREDENTIAL_SCHEMA_NOT_FOUND]) },
+        { shouldFocus: true },
+      );
       return;
     }
     let first = true;
