@@ -133,6 +133,11 @@ export const oauthErrorCodes = [
   'credential_request_denied',
   'invalid_request_uri',
   'invalid_response',
+  // RFC 9449 (DPoP) and RFC 6749's client errors, which the @openid4vc/oauth2 parsers answer with.
+  'invalid_dpop_proof',
+  'use_dpop_nonce',
+  'invalid_client',
+  'unauthorized_client',
 ] as const;
 
 /** An `error` of an OAuth-style error body the API answers. */
