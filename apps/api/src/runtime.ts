@@ -15,7 +15,6 @@ import { JobQueue } from './jobs/job-queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { loadOrCreateMasterKey } from './lib/master-key.ts';
 import { createRateLimitStore, MemoryRateLimitStore } from './lib/rate-limit-store.ts';
-import { httpFetcher } from './lib/resource-fetcher.ts';
 import { Mailbox } from './mail/mailbox.ts';
 import { Mailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/access-tokens.ts';
@@ -32,7 +31,8 @@ import { backfillKeys, KEY_BACKFILL_QUEUE } from './modules/organization-keys/or
 import { loadPlatformCa } from './modules/organization-keys/platform-ca.ts';
 import { refreshTrustedLists, TRUSTED_LIST_REFRESH_QUEUE } from './modules/trust-anchors/trust-anchors.service.ts';
 import { registerWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
-import { createStorage } from './storage/storage.ts';
+import { buildServiceDeps } from './service-deps.ts';
+import { createStorage } from './storage/create-storage.ts';
 
 export type AccountCenter = Awaited<ReturnType<typeof createAccountCenter>>;
 
@@ -117,17 +117,6 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       logger.info(await compactCounters(database.db), 'credential counters compacted');
     });
     await jobs.schedule(CLEANUP_QUEUE, '17 * * * *');
-    // Organizations' trusted lists (ETSI TS 119 602), read again every hour.
-    const trustedListFetcher = httpFetcher({
-      allowHttp: !config.isProduction,
-      allowPrivateNetworks: config.outbound.allowPrivateNetworks,
-      maxBytes: 5_000_000,
-    });
-    await jobs.register(TRUSTED_LIST_REFRESH_QUEUE, () =>
-      refreshTrustedLists({ db: database.db, fetcher: trustedListFetcher }, logger),
-    );
-    await jobs.schedule(TRUSTED_LIST_REFRESH_QUEUE, '41 * * * *');
-
     let mailbox: Mailbox | undefined;
     let smtpUrl = config.mail.smtpUrl;
     if (!smtpUrl) {
@@ -188,7 +177,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     await jobs.send(KEY_BACKFILL_QUEUE, {}, { singletonKey: 'backfill' });
     await jobs.schedule(KEY_BACKFILL_QUEUE, '*/10 * * * *');
 
-    const ctx: AppContext = {
+    const base: Omit<AppContext, 'deps'> = {
       config,
       database,
       secretBox,
@@ -208,10 +197,14 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       rateLimitStore,
       adminToken: options.adminToken,
     };
+    const ctx: AppContext = { ...base, deps: buildServiceDeps(base, mailer) };
+    // Organizations' trusted lists (ETSI TS 119 602), read again every hour.
+    await jobs.register(TRUSTED_LIST_REFRESH_QUEUE, () => refreshTrustedLists(ctx.deps.trustAnchors, logger));
+    await jobs.schedule(TRUSTED_LIST_REFRESH_QUEUE, '41 * * * *');
     await registerCredentialImportWorker(ctx);
-    await registerCredentialDeliveryWorker(ctx, mailer);
+    await registerCredentialDeliveryWorker(ctx);
     await registerWebhookWorker(ctx);
-    await registerInvitationMailWorker(ctx, mailer);
+    await registerInvitationMailWorker(ctx);
     return { ctx, secretBox, mailer, accountCenter, close };
   } catch (err) {
     await close();

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
-import { credentialDeps } from '../credentials/credentials.routes.ts';
 import * as issuerService from './issuer.service.ts';
 
 const zOrgParams = z.object({ id: z.uuid() });
@@ -35,14 +34,7 @@ function oauthError(reply: FastifyReply, err: unknown) {
  * SD-JWT VC type metadata and the Token Status List.
  */
 export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
-  const deps: issuerService.IssuerDeps = {
-    db: ctx.database.db,
-    keys: ctx.keys,
-    credentials: credentialDeps(ctx),
-    publicUrl: ctx.config.publicUrl,
-    statusListTtlSeconds: ctx.config.credentialEngine.statusListTtlSeconds,
-    statusListSize: ctx.config.credentialEngine.statusListSize,
-  };
+  const deps = ctx.deps.issuer;
   const params = <T extends z.ZodType>(schema: T, value: unknown): z.infer<T> => {
     const parsed = schema.safeParse(value);
     if (!parsed.success) throw Object.assign(new Error('Invalid path'), { statusCode: 400 });
