@@ -8,7 +8,7 @@ import {
   SecretBox,
   withAdvisoryLock,
 } from '@cp/db';
-import { createAccountCenter } from '@cp/id';
+import type { AccountCenter } from '@cp/id';
 import type { Config } from './config/env.ts';
 import type { AppContext } from './context.ts';
 import { JobQueue } from './jobs/job-queue.ts';
@@ -34,7 +34,7 @@ import { registerWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
 import { buildServiceDeps } from './service-deps.ts';
 import { createStorage } from './storage/create-storage.ts';
 
-export type AccountCenter = Awaited<ReturnType<typeof createAccountCenter>>;
+export type { AccountCenter };
 
 export interface Runtime {
   ctx: AppContext;
@@ -135,8 +135,10 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     cleanups.push(() => rateLimitStore.close());
 
     let accountCenter: AccountCenter | undefined;
-    // The account center is HTTP: API processes serve it, workers do not.
+    // The account center is HTTP: API processes serve it, workers do not. Loaded only here, so that workers
+    // and APIs signing in with an external provider never load oidc-provider (test/runtime-imports.test.ts).
     if (config.accountCenter.enabled && role !== 'worker') {
+      const { createAccountCenter } = await import('@cp/id');
       accountCenter = await createAccountCenter({
         db: database.db,
         secretBox,
