@@ -1,26 +1,17 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
+import { publicCors } from '../../plugins/public-cors.ts';
 import * as issuerService from './issuer.service.ts';
 
 const zOrgParams = z.object({ id: z.uuid() });
 const zOfferParams = z.object({ id: z.uuid(), offerId: z.uuid() });
 const zVctParams = z.object({ id: z.uuid(), slug: z.string().min(1).max(200) });
 
-/** Wallets may run in a browser on another origin: the issuer endpoints are public and cookie-free. */
-function cors(reply: FastifyReply) {
-  return reply
-    .header('access-control-allow-origin', '*')
-    .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-    .header('access-control-allow-headers', 'authorization, content-type, dpop')
-    .header('access-control-max-age', '600');
-}
-
 function oauthError(reply: FastifyReply, err: unknown) {
   if (err instanceof issuerService.OAuthError) {
     if (err.status === 401) reply.header('www-authenticate', `Bearer error="${err.error}"`);
-    return cors(reply)
+    return reply
       .status(err.status)
       .header('cache-control', 'no-store')
       .send({ error: err.error, error_description: err.description });
@@ -43,13 +34,12 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
   // Token, nonce and credential endpoints: a stricter per-address limit (RATE_LIMIT_ISSUER_PER_MINUTE).
   const limited = { config: { rateLimit: { max: ctx.config.rateLimits.issuer, timeWindow: '1 minute' } } };
   return async (app) => {
-    corsOnRefusals(app, cors);
+    // Wallets may run in a browser on another origin: the issuer endpoints are public and cookie-free.
+    publicCors(app, { methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['authorization', 'content-type', 'dpop'] });
     const issuerMetadata = async (id: string, reply: FastifyReply) =>
-      cors(reply)
-        .header('cache-control', 'public, max-age=60')
-        .send(await issuerService.credentialIssuerMetadata(deps, id));
+      reply.header('cache-control', 'public, max-age=60').send(await issuerService.credentialIssuerMetadata(deps, id));
     const asMetadata = async (id: string, reply: FastifyReply) =>
-      cors(reply)
+      reply
         .header('cache-control', 'public, max-age=300')
         .send(await issuerService.authorizationServerMetadata(deps, id));
 
@@ -70,20 +60,21 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/orgs/:id/credential-offer/:offerId', async (request, reply) => {
       const { id, offerId } = params(zOfferParams, request.params);
       const offer = await issuerService.credentialOffer(deps, id, offerId);
-      cors(reply).header('cache-control', 'no-store');
+      reply.header('cache-control', 'no-store');
       if (!offer) return reply.status(404).send({ error: 'invalid_request', error_description: 'No such open offer.' });
       return offer;
     });
 
     for (const path of ['/orgs/:id/token', '/orgs/:id/nonce', '/orgs/:id/credential']) {
-      app.options(path, async (_request, reply) => cors(reply).status(204).send());
+      // Preflights: answered by @fastify/cors with this route's CORS headers.
+      app.options(path, async (_request, reply) => reply.status(204).send());
     }
 
     app.post('/orgs/:id/token', limited, async (request, reply) => {
       const { id } = params(zOrgParams, request.params);
       try {
         const body = (request.body ?? {}) as Record<string, unknown>;
-        return cors(reply)
+        return reply
           .header('cache-control', 'no-store')
           .send(await issuerService.exchangePreAuthorizedCode(deps, id, body));
       } catch (err) {
@@ -93,16 +84,14 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post('/orgs/:id/nonce', limited, async (request, reply) => {
       const { id } = params(zOrgParams, request.params);
-      return cors(reply)
-        .header('cache-control', 'no-store')
-        .send({ c_nonce: await issuerService.issueNonce(deps, id) });
+      return reply.header('cache-control', 'no-store').send({ c_nonce: await issuerService.issueNonce(deps, id) });
     });
 
     app.post('/orgs/:id/credential', limited, async (request, reply) => {
       const { id } = params(zOrgParams, request.params);
       try {
         const answer = await issuerService.requestCredential(deps, id, request.headers.authorization, request.body);
-        return cors(reply).header('cache-control', 'no-store').send(answer);
+        return reply.header('cache-control', 'no-store').send(answer);
       } catch (err) {
         return oauthError(reply, err);
       }
@@ -111,7 +100,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/orgs/:id/vct/:slug', async (request, reply) => {
       const { id, slug } = params(zVctParams, request.params);
       const metadata = await issuerService.typeMetadata(deps, id, slug);
-      cors(reply).header('cache-control', 'public, max-age=300');
+      reply.header('cache-control', 'public, max-age=300');
       if (!metadata) return reply.status(404).send({ error: 'not_found' });
       return metadata;
     });
@@ -120,7 +109,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/vct/:slug', async (request, reply) => {
       const { slug } = params(z.object({ slug: z.string().min(1).max(200) }), request.params);
       const metadata = await issuerService.typeMetadata(deps, null, slug);
-      cors(reply).header('cache-control', 'public, max-age=300');
+      reply.header('cache-control', 'public, max-age=300');
       if (!metadata) return reply.status(404).send({ error: 'not_found' });
       return metadata;
     });
@@ -130,7 +119,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       const token = await issuerService.statusListToken(deps, id);
       // Checked against the list's revision on every request: a revocation is visible at once (the
       // token's `ttl` still tells relying parties how long they may cache it).
-      return cors(reply).header('cache-control', 'no-cache').type('application/statuslist+jwt').send(token);
+      return reply.header('cache-control', 'no-cache').type('application/statuslist+jwt').send(token);
     });
   };
 }

@@ -1,24 +1,14 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
+import { publicCors } from '../../plugins/public-cors.ts';
 import * as openid4vp from './openid4vp.service.ts';
 
 const zParams = z.object({ id: z.uuid() });
 
-/** Wallets may run in a browser on another origin: the verifier endpoints are public and cookie-free. */
-function cors(reply: FastifyReply) {
-  return reply
-    .header('access-control-allow-origin', '*')
-    .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-    .header('access-control-allow-headers', 'content-type')
-    .header('access-control-max-age', '600')
-    .header('cache-control', 'no-store');
-}
-
 function verifierError(reply: FastifyReply, err: unknown) {
   if (err instanceof openid4vp.VerifierError) {
-    return cors(reply).status(err.status).send({ error: err.error, error_description: err.description });
+    return reply.status(err.status).send({ error: err.error, error_description: err.description });
   }
   throw err;
 }
@@ -37,11 +27,16 @@ export function openid4vpRoutes(ctx: AppContext): FastifyPluginAsync {
   // Request object and response endpoints: a stricter per-address limit (RATE_LIMIT_VERIFIER_PER_MINUTE).
   const limited = { config: { rateLimit: { max: ctx.config.rateLimits.verifier, timeWindow: '1 minute' } } };
   return async (app) => {
-    corsOnRefusals(app, cors);
+    // Wallets may run in a browser on another origin: the verifier endpoints are public and cookie-free.
+    publicCors(app, { methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['content-type'] });
+    // Request objects and answers are single-use: never cached (refusals included).
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
     const serveRequest = async (params: unknown, reply: FastifyReply) => {
       try {
         const jwt = await openid4vp.requestObject(deps, id(params));
-        return cors(reply).type('application/oauth-authz-req+jwt').send(jwt);
+        return reply.type('application/oauth-authz-req+jwt').send(jwt);
       } catch (err) {
         return verifierError(reply, err);
       }
@@ -53,11 +48,12 @@ export function openid4vpRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post('/oid4vp/responses/:id', limited, async (request, reply) => {
       try {
         const answer = await openid4vp.handleResponse(deps, id(request.params), request.body);
-        return cors(reply).send({ redirect_uri: answer.redirect_uri });
+        return reply.send({ redirect_uri: answer.redirect_uri });
       } catch (err) {
         return verifierError(reply, err);
       }
     });
-    app.options('/oid4vp/*', async (_request, reply) => cors(reply).status(204).send());
+    // Preflights: answered by @fastify/cors with these routes' CORS headers.
+    app.options('/oid4vp/*', async (_request, reply) => reply.status(204).send());
   };
 }
