@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -138,6 +139,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       ? { maxAge: 31_536_000, includeSubDomains: true }
       : false,
   });
+  // CORS off (the console and its API are same-origin); the public wallet-facing routes turn it on for
+  // themselves (plugins/public-cors.ts). Registered before the rate limiter so that its 429s carry the headers.
+  await app.register(cors, { origin: false });
   await app.register(rateLimit, {
     max: ctx.config.rateLimitPerMinute,
     timeWindow: '1 minute',

@@ -7,6 +7,7 @@ import type { Mailbox } from './mail/mailbox.ts';
 import type { AccessTokens } from './modules/auth/access-tokens.ts';
 import type { OidcClient } from './modules/auth/oidc-client.ts';
 import type { KeyDeps } from './modules/organization-keys/organization-keys.service.ts';
+import type { ServiceDeps } from './service-deps.ts';
 import type { Storage } from './storage/storage.ts';
 
 /** Everything a request handler may need, built once at boot (and by the tests) and passed in. */
@@ -31,4 +32,6 @@ export interface AppContext {
   rateLimitStore: RateLimitStore;
   /** Token that the admin CLI presents on loopback while the server holds the database. */
   adminToken: string | undefined;
+  /** Every service's dependency object, built once by the composition root (`service-deps.ts`). */
+  deps: ServiceDeps;
 }

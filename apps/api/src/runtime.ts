@@ -8,14 +8,13 @@ import {
   SecretBox,
   withAdvisoryLock,
 } from '@cp/db';
-import { createAccountCenter } from '@cp/id';
+import type { AccountCenter } from '@cp/id';
 import type { Config } from './config/env.ts';
 import type { AppContext } from './context.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import type { Logger } from './lib/logger.ts';
 import { loadOrCreateMasterKey } from './lib/master-key.ts';
 import { createRateLimitStore, MemoryRateLimitStore } from './lib/rate-limit-store.ts';
-import { httpFetcher } from './lib/resource-fetcher.ts';
 import { Mailbox } from './mail/mailbox.ts';
 import { Mailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/access-tokens.ts';
@@ -32,9 +31,10 @@ import { backfillKeys, KEY_BACKFILL_QUEUE } from './modules/organization-keys/or
 import { loadPlatformCa } from './modules/organization-keys/platform-ca.ts';
 import { refreshTrustedLists, TRUSTED_LIST_REFRESH_QUEUE } from './modules/trust-anchors/trust-anchors.service.ts';
 import { registerWebhookWorker } from './modules/webhooks/webhooks.worker.ts';
-import { createStorage } from './storage/storage.ts';
+import { buildServiceDeps } from './service-deps.ts';
+import { createStorage } from './storage/create-storage.ts';
 
-export type AccountCenter = Awaited<ReturnType<typeof createAccountCenter>>;
+export type { AccountCenter };
 
 export interface Runtime {
   ctx: AppContext;
@@ -117,17 +117,6 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       logger.info(await compactCounters(database.db), 'credential counters compacted');
     });
     await jobs.schedule(CLEANUP_QUEUE, '17 * * * *');
-    // Organizations' trusted lists (ETSI TS 119 602), read again every hour.
-    const trustedListFetcher = httpFetcher({
-      allowHttp: !config.isProduction,
-      allowPrivateNetworks: config.outbound.allowPrivateNetworks,
-      maxBytes: 5_000_000,
-    });
-    await jobs.register(TRUSTED_LIST_REFRESH_QUEUE, () =>
-      refreshTrustedLists({ db: database.db, fetcher: trustedListFetcher }, logger),
-    );
-    await jobs.schedule(TRUSTED_LIST_REFRESH_QUEUE, '41 * * * *');
-
     let mailbox: Mailbox | undefined;
     let smtpUrl = config.mail.smtpUrl;
     if (!smtpUrl) {
@@ -146,8 +135,10 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     cleanups.push(() => rateLimitStore.close());
 
     let accountCenter: AccountCenter | undefined;
-    // The account center is HTTP: API processes serve it, workers do not.
+    // The account center is HTTP: API processes serve it, workers do not. Loaded only here, so that workers
+    // and APIs signing in with an external provider never load oidc-provider (test/runtime-imports.test.ts).
     if (config.accountCenter.enabled && role !== 'worker') {
+      const { createAccountCenter } = await import('@cp/id');
       accountCenter = await createAccountCenter({
         db: database.db,
         secretBox,
@@ -188,7 +179,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     await jobs.send(KEY_BACKFILL_QUEUE, {}, { singletonKey: 'backfill' });
     await jobs.schedule(KEY_BACKFILL_QUEUE, '*/10 * * * *');
 
-    const ctx: AppContext = {
+    const base: Omit<AppContext, 'deps'> = {
       config,
       database,
       secretBox,
@@ -208,10 +199,14 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
       rateLimitStore,
       adminToken: options.adminToken,
     };
+    const ctx: AppContext = { ...base, deps: buildServiceDeps(base, mailer) };
+    // Organizations' trusted lists (ETSI TS 119 602), read again every hour.
+    await jobs.register(TRUSTED_LIST_REFRESH_QUEUE, () => refreshTrustedLists(ctx.deps.trustAnchors, logger));
+    await jobs.schedule(TRUSTED_LIST_REFRESH_QUEUE, '41 * * * *');
     await registerCredentialImportWorker(ctx);
-    await registerCredentialDeliveryWorker(ctx, mailer);
+    await registerCredentialDeliveryWorker(ctx);
     await registerWebhookWorker(ctx);
-    await registerInvitationMailWorker(ctx, mailer);
+    await registerInvitationMailWorker(ctx);
     return { ctx, secretBox, mailer, accountCenter, close };
   } catch (err) {
     await close();

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as deliveriesService from '../src/modules/credentials/credential-deliveries.service.ts';
 import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { credentialMail, deliveryMessageId } from '../src/modules/credentials/credential-mail.ts';
-import { credentialDeps } from '../src/modules/credentials/credentials.routes.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import { jobsSettled, waitFor } from './support/wait.ts';
 
@@ -69,12 +68,8 @@ const notify = (
 const deliveriesOf = (organizationId: string) =>
   db().select().from(schema.credentialDeliveries).where(eq(schema.credentialDeliveries.organizationId, organizationId));
 
-const deliverDeps = () => ({
-  db: db(),
-  storage: t.runtime.ctx.storage,
-  mailer: t.runtime.mailer,
-  credentials: credentialDeps(t.runtime.ctx),
-});
+/** The delivery job's own dependencies (the composition root's). */
+const deliverDeps = () => t.runtime.ctx.deps.deliver;
 
 describe('e-mail delivery via schema', () => {
   it('e-mails every credential exactly once, even when called twice at once, with the claim link and QR code', async () => {

@@ -2,7 +2,6 @@ import { schema } from '@cp/db';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as importsService from '../src/modules/credentials/credential-imports.service.ts';
-import { importDeps } from '../src/modules/credentials/credential-imports.worker.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
@@ -264,7 +263,7 @@ describe('the import job', () => {
         ? `R${i},S,bad-email,x,1,true,2020-01-01`
         : `R${i},S,r${i}@example.com,Name ${i},${i},true,2020-01-01`,
     );
-    const deps = { ...importDeps(t.runtime.ctx), enqueue: async () => {} }; // the test runs the job itself
+    const deps = { ...t.runtime.ctx.deps.imports, enqueue: async () => {} }; // the test runs the job itself
     const row = await importsService.startImport(
       deps,
       {

@@ -8,7 +8,6 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as deliveriesService from '../src/modules/credentials/credential-deliveries.service.ts';
 import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
-import { credentialDeps } from '../src/modules/credentials/credentials.routes.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import { basicAuth } from './security-fixtures.ts';
 import { jobsSettled, waitFor } from './support/wait.ts';
@@ -143,13 +142,7 @@ describe('resending the claim e-mail', () => {
       [2, 'SENT', 'ja', 'Welcome to the club!'],
     ]);
     // The job running again (a retry, another worker) sends nothing more.
-    const deliverDeps = {
-      db: db(),
-      mailer: t.runtime.mailer,
-      storage: t.runtime.ctx.storage,
-      credentials: credentialDeps(t.runtime.ctx),
-    };
-    expect(await deliveriesService.deliver(deliverDeps, stored[1]!.id)).toBe('skipped');
+    expect(await deliveriesService.deliver(t.runtime.ctx.deps.deliver, stored[1]!.id)).toBe('skipped');
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     expect(await mailsTo(email)).toHaveLength(2);
 

@@ -42,16 +42,37 @@ async function exhaust(request: { method: 'GET' | 'POST'; url: string; payload?:
 }
 
 const org = randomUUID();
+/** What a preflight of these endpoints answers (the methods and headers a wallet may use). */
 const issuerCors = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-allow-headers': 'authorization, content-type, dpop',
+  'access-control-max-age': '600',
 };
 const verifierCors = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '600',
 };
+
+describe('preflights of the CORS endpoints', () => {
+  it.each([
+    ['issuer token endpoint', `/orgs/${org}/token`, issuerCors],
+    ['issuer nonce endpoint', `/orgs/${org}/nonce`, issuerCors],
+    ['issuer credential endpoint', `/orgs/${org}/credential`, issuerCors],
+    ['OpenID4VP request object (POST)', `/oid4vp/requests/${org}`, verifierCors],
+    ['OpenID4VP response endpoint', `/oid4vp/responses/${org}`, verifierCors],
+  ] as const)('%s: 204 with the methods and headers a wallet may use', async (_name, url, cors) => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url,
+      headers: { origin: 'https://wallet.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers).toMatchObject(cors);
+  });
+});
 
 describe('429 answers of the CORS endpoints', () => {
   it.each([
@@ -63,6 +84,11 @@ describe('429 answers of the CORS endpoints', () => {
       issuerCors,
     ],
     ['status list (the general limit)', { method: 'GET', url: `/orgs/${org}/status-list` }, issuerCors],
+    [
+      'did:web document (the general limit)',
+      { method: 'GET', url: `/orgs/${org}/did.json` },
+      { 'access-control-allow-origin': '*' },
+    ],
     ['OpenID4VP request object (its own limit)', { method: 'GET', url: `/oid4vp/requests/${org}` }, verifierCors],
     [
       'OpenID4VP response endpoint (its own limit)',
@@ -71,7 +97,7 @@ describe('429 answers of the CORS endpoints', () => {
     ],
   ] as const)('%s: the same CORS headers, and Retry-After readable by the page', async (_name, request, cors) => {
     const refused = await exhaust(request);
-    expect(refused.headers).toMatchObject(cors);
+    expect(refused.headers['access-control-allow-origin']).toBe(cors['access-control-allow-origin']);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     const exposed = String(refused.headers['access-control-expose-headers']).split(/,\s*/);
     expect(exposed).toEqual(expect.arrayContaining(['retry-after', 'x-ratelimit-reset']));

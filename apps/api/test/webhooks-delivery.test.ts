@@ -5,7 +5,7 @@ import { generateEs256KeyPair, signerFromPrivateJwk, signJwt } from '@cp/credent
 import { schema } from '@cp/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueWebhookEvent, webhookDeps } from '../src/modules/webhooks/webhooks.service.ts';
+import { enqueueWebhookEvent } from '../src/modules/webhooks/webhooks.service.ts';
 import {
   defaultWebhookWorkerSettings,
   sweepWebhookDeliveries,
@@ -376,7 +376,7 @@ describe('webhook deliveries', () => {
     await createWebhook(headers, receiverB.url, ['credential.claimed']);
 
     const data = { verification_id: '7d4b3c1e-8f52-4f7e-9d39-3f3f7b0b2a11', status: 'VERIFIED', score: 1.5 };
-    const { eventId, deliveryIds } = await enqueueWebhookEvent(webhookDeps(t.runtime.ctx), {
+    const { eventId, deliveryIds } = await enqueueWebhookEvent(t.runtime.ctx.deps.webhooks, {
       organizationId: organization.id,
       type: 'verification.completed',
       data,
@@ -393,14 +393,14 @@ describe('webhook deliveries', () => {
     expect(verifySignature(hookB.secret, receiverB.received[0]!.headers, receiverB.received[0]!.body)).toBe(true);
 
     // Only hookB subscribes to credential.revoked; an organization without endpoints stores nothing.
-    const revoked = await enqueueWebhookEvent(webhookDeps(t.runtime.ctx), {
+    const revoked = await enqueueWebhookEvent(t.runtime.ctx.deps.webhooks, {
       organizationId: organization.id,
       type: 'credential.revoked',
       data: {},
     });
     expect(revoked.deliveryIds).toHaveLength(1);
     const silent = await organizationWithSchema('Silent Co');
-    const none = await enqueueWebhookEvent(webhookDeps(t.runtime.ctx), {
+    const none = await enqueueWebhookEvent(t.runtime.ctx.deps.webhooks, {
       organizationId: silent.organization.id,
       type: 'verification.completed',
       data: {},
@@ -411,7 +411,7 @@ describe('webhook deliveries', () => {
     // The queue fails: the caller is not disturbed, the delivery waits, and the sweep sends it.
     const warnings: unknown[] = [];
     const broken = {
-      ...webhookDeps(t.runtime.ctx),
+      ...t.runtime.ctx.deps.webhooks,
       enqueue: async () => {
         throw new Error('queue down');
       },
@@ -432,7 +432,7 @@ describe('webhook deliveries', () => {
     const settings = webhookWorkerSettings(t.runtime.ctx);
     // Not overdue yet: the sweep leaves it alone.
     const sweepDeps = {
-      ...webhookDeps(t.runtime.ctx),
+      ...t.runtime.ctx.deps.webhooks,
       logger: t.runtime.ctx.logger,
       settings: { ...settings, sweepGraceMs: 60_000 },
     };

@@ -1,5 +1,4 @@
-import type { FailureStore } from '@cp/id';
-import { MemoryFailureStore } from '@cp/id';
+import { type FailureStore, MemoryFailureStore } from '@cp/id/failure-store';
 import { Redis } from 'ioredis';
 import { randomToken, sha256 } from './crypto.ts';
 import type { Logger } from './logger.ts';

@@ -1,5 +1,5 @@
 import { Oauth2ServerErrorResponseError } from '@openid4vc/oauth2';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors/app-error.ts';
 import { OAuthError } from '../errors/oauth-error.ts';
@@ -65,16 +65,19 @@ export function oauthAnswer(error: unknown, invalidRequest = 'invalid_request'):
 }
 
 /**
- * Renders the failures of a plugin's protocol routes as OAuth errors `{error, error_description}` with the
- * plugin's CORS headers and `cache-control: no-store` (RFC 6749 §5.2). Anything else is thrown on to the
+ * Renders the failures of a plugin's protocol routes as OAuth errors `{error, error_description}` with
+ * `cache-control: no-store` (RFC 6749 §5.2); the plugin's CORS headers are already set (publicCors, onRequest). Anything else is thrown on to the
  * API's error handler (problem+json), such as the rate limiter's 429 and server errors.
  */
-export function registerOAuthErrorHandler(app: FastifyInstance, cors: (reply: FastifyReply) => FastifyReply) {
+export function registerOAuthErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
     const answer = oauthAnswer(error, request.routeOptions.config.oauthInvalidRequest);
-    if (!answer) throw error;
+    if (!answer) {
+      // Fastify hands on to the API's handler only what is an Error (the rate limiter throws a plain object).
+      throw error instanceof Error ? error : Object.assign(new Error('Request refused'), error);
+    }
     if (answer.status === 401) reply.header('www-authenticate', `Bearer error="${answer.error}"`);
-    return cors(reply)
+    return reply
       .status(answer.status)
       .header('cache-control', 'no-store')
       .type('application/json; charset=utf-8')

@@ -1,7 +1,3 @@
-import type { Config } from '../config/env.ts';
-import { LocalStorage } from './local-storage.ts';
-import { S3Storage } from './s3-storage.ts';
-
 /** Where uploaded files live: one interface, local disk or S3-compatible object storage behind it. */
 export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
@@ -16,12 +12,4 @@ export const STORAGE_KEY_PATTERN = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 
 export function assertStorageKey(key: string) {
   if (!STORAGE_KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${key}`);
-}
-
-export function createStorage(config: Config['storage']): Storage {
-  if (config.driver === 's3') {
-    if (!config.s3.bucket) throw new Error('S3_BUCKET is required when STORAGE_DRIVER=s3');
-    return new S3Storage({ ...config.s3, bucket: config.s3.bucket });
-  }
-  return new LocalStorage(config.localDir);
 }

@@ -7,7 +7,7 @@ import { messages as jaBase } from './bundles/ja.ts';
 import { messages as jaWorkspace } from './bundles/ja-workspace.ts';
 import { messages as koBase } from './bundles/ko.ts';
 import { messages as koWorkspace } from './bundles/ko-workspace.ts';
-import { mergeMessages } from './messages.ts';
+import { mergeMessages } from './message-tree.ts';
 import { createTranslator } from './translator.ts';
 
 // A language's messages come in two chunks (shared + public, signed-in pages); together they are the whole language.

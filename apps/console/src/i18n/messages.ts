@@ -1,6 +1,5 @@
 import type { SupportedLanguage } from './detect-language.ts';
-
-export type MessageTree = { [key: string]: string | MessageTree };
+import type { MessageTree } from './message-tree.ts';
 
 /**
  * Each language is one tree: the shared messages plus each feature's own `features/<feature>/locales/<lang>.json`,
@@ -29,21 +28,4 @@ const bundles: Record<MessagePart, Record<SupportedLanguage, () => Promise<{ mes
 /** Downloads one part of a language's messages. */
 export async function loadMessages(language: SupportedLanguage, part: MessagePart = 'base'): Promise<MessageTree> {
   return (await bundles[part][language]()).messages;
-}
-
-/** Deep-merges `source` into `target` (copying its subtrees) and returns `target`. */
-export function merge(target: MessageTree, source: MessageTree): MessageTree {
-  for (const [key, value] of Object.entries(source)) {
-    const existing = target[key];
-    if (typeof value === 'object' && typeof existing === 'object') merge(existing, value);
-    else target[key] = typeof value === 'object' ? merge({}, value) : value;
-  }
-  return target;
-}
-
-/** The shared messages with every feature's messages merged in (features in path order, as the glob lists them). */
-export function mergeMessages(base: MessageTree, features: Record<string, MessageTree>): MessageTree {
-  const tree = merge({}, base);
-  for (const messages of Object.values(features)) merge(tree, messages);
-  return tree;
 }

@@ -1,4 +1,4 @@
-import { type MessageTree, merge } from './messages.ts';
+import { type MessageTree, merge } from './message-tree.ts';
 
 /**
  * The console's translator: the part of i18next the console uses, and nothing more (issue 8: i18next's core,

@@ -8,7 +8,7 @@ import { messages as jaBase } from '../i18n/bundles/ja.ts';
 import { messages as jaWorkspace } from '../i18n/bundles/ja-workspace.ts';
 import { messages as koBase } from '../i18n/bundles/ko.ts';
 import { messages as koWorkspace } from '../i18n/bundles/ko-workspace.ts';
-import { type MessageTree, mergeMessages } from '../i18n/messages.ts';
+import { type MessageTree, mergeMessages } from '../i18n/message-tree.ts';
 import { createTranslator } from '../i18n/translator.ts';
 import { ApiError } from './api-error.ts';
 import { problemMessage, problemMessageKey, problemMessageKeys } from './problem-messages.ts';

@@ -16,18 +16,7 @@ import * as authService from './auth.service.ts';
 const zBackchannelLogoutRequest = z.object({ logout_token: z.string().min(1).max(8192) });
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps: authService.AuthDeps = {
-    db: ctx.database.db,
-    oidc: ctx.oidc,
-    accessTokens: ctx.accessTokens,
-    logger: ctx.logger,
-    scopes: ctx.config.oidc.scopes,
-    defaultRedirectUrl: ctx.config.oidc.redirectUrl,
-    allowedRedirectOrigins: [new URL(ctx.config.publicUrl).origin],
-    refreshTtlDays: ctx.config.tokens.refreshTtlDays,
-    // Registered at the bundled account center as the console client's post_logout_redirect_uri (runtime.ts).
-    postLogoutRedirectUrl: `${ctx.config.publicUrl}/intro`,
-  };
+  const deps = ctx.deps.auth;
   // Sign-in and token rotation: a stricter per-address limit (RATE_LIMIT_SIGN_IN_PER_MINUTE).
   const strict = { config: { rateLimit: { max: ctx.config.rateLimits.signIn, timeWindow: '1 minute' } } };
   return async (app) => {

@@ -17,10 +17,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
 import * as deliveriesService from './credential-deliveries.service.ts';
-import { deliveryDeps } from './credential-deliveries.worker.ts';
 import { presentCredentialImport } from './credential-imports.presenter.ts';
 import * as importsService from './credential-imports.service.ts';
-import { importDeps } from './credential-imports.worker.ts';
 import * as mailService from './credential-mail.service.ts';
 import { credentialMailLocaleFromAcceptLanguage } from './credential-mail.ts';
 
@@ -49,14 +47,9 @@ function uploadError(err: unknown): unknown {
 /** CSV import (durable job), its template, the e-mail's preview and e-mail delivery of named credentials. */
 export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
-  const imports = importDeps(ctx);
-  const deliveries = deliveryDeps(ctx);
-  const preview = {
-    db,
-    storage: ctx.storage,
-    publicUrl: ctx.config.publicUrl,
-    offerTtlDays: ctx.config.credentialEngine.offerTtlDays,
-  };
+  const imports = ctx.deps.imports;
+  const deliveries = ctx.deps.deliveries;
+  const preview = ctx.deps.mailPreview;
   return async (plugin) => {
     await plugin.register(multipart, {
       limits: { fileSize: CREDENTIAL_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 2048 },

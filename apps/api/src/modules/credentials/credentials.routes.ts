@@ -20,10 +20,8 @@ import { sendCsv } from '../../lib/csv-download.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
 import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
-import { webhookDeps } from '../webhooks/webhooks.service.ts';
 import { presentCredentialDelivery } from './credential-deliveries.presenter.ts';
 import * as deliveriesService from './credential-deliveries.service.ts';
-import { deliveryDeps } from './credential-deliveries.worker.ts';
 import { credentialImportsRoutes } from './credential-imports.routes.ts';
 import { credentialMailLocaleFromAcceptLanguage } from './credential-mail.ts';
 import { presentCredential } from './credentials.presenter.ts';
@@ -31,20 +29,9 @@ import * as credentialsService from './credentials.service.ts';
 
 const zQuery = z.object({ t: z.string().max(32).optional() });
 
-export function credentialDeps(ctx: AppContext): credentialsService.CredentialDeps {
-  return {
-    db: ctx.database.db,
-    publicUrl: ctx.config.publicUrl,
-    statusListSize: ctx.config.credentialEngine.statusListSize,
-    offerTtlDays: ctx.config.credentialEngine.offerTtlDays,
-    offerCodeKey: ctx.secrets.offerCodeKey,
-    webhooks: webhookDeps(ctx),
-  };
-}
-
 export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const deps = credentialDeps(ctx);
-  const resendDeps = { ...deliveryDeps(ctx), credentials: deps };
+  const deps = ctx.deps.credentials;
+  const resendDeps = ctx.deps.resend;
   const db = ctx.database.db;
   const organizationOf = async (id: string) => {
     const row = await organizationsService.getPublicOrganization(db, id);

@@ -3,9 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { corsOnRefusals } from '../../plugins/cors-on-refusals.ts';
 import { registerOAuthErrorHandler } from '../../plugins/oauth-errors.ts';
-import { credentialDeps } from '../credentials/credentials.routes.ts';
+import { publicCors } from '../../plugins/public-cors.ts';
 import * as issuerService from './issuer.service.ts';
 
 const zOrgParams = z.object({ id: z.uuid() });
@@ -64,42 +63,25 @@ function protocolHttp(request: FastifyRequest) {
   return { headers, method: 'POST' as const, url: `${request.protocol}://${request.host}${request.url}` };
 }
 
-/** Wallets may run in a browser on another origin: the issuer endpoints are public and cookie-free. */
-function cors(reply: FastifyReply) {
-  return reply
-    .header('access-control-allow-origin', '*')
-    .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-    .header('access-control-allow-headers', 'authorization, content-type, dpop')
-    .header('access-control-max-age', '600');
-}
-
 /**
  * OpenID4VCI 1.0 issuer per organization, at the organization's issuer URL `<PUBLIC_URL>/orgs/<id>`:
  * metadata, the offer by reference, token (pre-authorized code), nonce and credential endpoints, the
  * SD-JWT VC type metadata and the Token Status List.
  */
 export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
-  const deps: issuerService.IssuerDeps = {
-    db: ctx.database.db,
-    keys: ctx.keys,
-    credentials: credentialDeps(ctx),
-    publicUrl: ctx.config.publicUrl,
-    statusListTtlSeconds: ctx.config.credentialEngine.statusListTtlSeconds,
-    statusListSize: ctx.config.credentialEngine.statusListSize,
-  };
+  const deps = ctx.deps.issuer;
   // Token, nonce and credential endpoints: a stricter per-address limit (RATE_LIMIT_ISSUER_PER_MINUTE).
   const limited = { config: { rateLimit: { max: ctx.config.rateLimits.issuer, timeWindow: '1 minute' } } };
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    corsOnRefusals(app, cors);
+    // Wallets may run in a browser on another origin: the issuer endpoints are public and cookie-free.
+    publicCors(app, { methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['authorization', 'content-type', 'dpop'] });
     // Failures of these routes are OAuth errors `{error, error_description}` (RFC 6749 §5.2), not problem+json.
-    registerOAuthErrorHandler(app, cors);
+    registerOAuthErrorHandler(app);
     const issuerMetadata = async (id: string, reply: FastifyReply) =>
-      cors(reply)
-        .header('cache-control', 'public, max-age=60')
-        .send(await issuerService.credentialIssuerMetadata(deps, id));
+      reply.header('cache-control', 'public, max-age=60').send(await issuerService.credentialIssuerMetadata(deps, id));
     const asMetadata = async (id: string, reply: FastifyReply) =>
-      cors(reply)
+      reply
         .header('cache-control', 'public, max-age=300')
         .send(await issuerService.authorizationServerMetadata(deps, id));
 
@@ -121,13 +103,13 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/orgs/:id/credential-offer/:offerId', { schema: { params: zOfferParams } }, async (request, reply) => {
       const { id, offerId } = request.params;
       const offer = await issuerService.credentialOffer(deps, id, offerId);
-      cors(reply).header('cache-control', 'no-store');
+      reply.header('cache-control', 'no-store');
       if (!offer) return reply.status(404).send({ error: 'invalid_request', error_description: 'No such open offer.' });
       return offer;
     });
 
     for (const path of ['/orgs/:id/token', '/orgs/:id/nonce', '/orgs/:id/credential']) {
-      app.options(path, async (_request, reply) => cors(reply).status(204).send());
+      app.options(path, async (_request, reply) => reply.status(204).send());
     }
 
     app.post(
@@ -146,7 +128,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
           body: request.body,
           http: protocolHttp(request),
         });
-        return cors(reply).header('cache-control', 'no-store').send(answer);
+        return reply.header('cache-control', 'no-store').send(answer);
       },
     );
 
@@ -155,9 +137,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       '/orgs/:id/nonce',
       { ...limited, bodyLimit: 4 * 1024, schema: { params: zOrgParams } },
       async (request, reply) =>
-        cors(reply)
-          .header('cache-control', 'no-store')
-          .send(await issuerService.issueNonce(deps, request.params.id)),
+        reply.header('cache-control', 'no-store').send(await issuerService.issueNonce(deps, request.params.id)),
     );
 
     app.post(
@@ -179,14 +159,14 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
           request.headers.authorization,
           request.body,
         );
-        return cors(reply).header('cache-control', 'no-store').send(answer);
+        return reply.header('cache-control', 'no-store').send(answer);
       },
     );
 
     app.get('/orgs/:id/vct/:slug', { schema: { params: zVctParams } }, async (request, reply) => {
       const { id, slug } = request.params;
       const metadata = await issuerService.typeMetadata(deps, id, slug);
-      cors(reply).header('cache-control', 'public, max-age=300');
+      reply.header('cache-control', 'public, max-age=300');
       if (!metadata) throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
       return metadata;
     });
@@ -195,7 +175,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/vct/:slug', { schema: { params: zVctParams.pick({ slug: true }) } }, async (request, reply) => {
       const { slug } = request.params;
       const metadata = await issuerService.typeMetadata(deps, null, slug);
-      cors(reply).header('cache-control', 'public, max-age=300');
+      reply.header('cache-control', 'public, max-age=300');
       if (!metadata) throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
       return metadata;
     });
@@ -205,7 +185,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       const token = await issuerService.statusListToken(deps, id);
       // Checked against the list's revision on every request: a revocation is visible at once (the
       // token's `ttl` still tells relying parties how long they may cache it).
-      return cors(reply).header('cache-control', 'no-cache').type('application/statuslist+jwt').send(token);
+      return reply.header('cache-control', 'no-cache').type('application/statuslist+jwt').send(token);
     });
   };
 }

@@ -25,7 +25,7 @@ const zOrganizationParams = z.object({ orgId: z.uuid() });
 export function kybRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
   const publicUrl = ctx.config.publicUrl;
-  const reviewDeps = { db, config: ctx.config, jobs: ctx.jobs };
+  const reviewDeps = ctx.deps.kybReview;
   return async (app) => {
     app.addHook('preHandler', authenticate(ctx));
 

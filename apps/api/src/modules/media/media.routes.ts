@@ -30,7 +30,7 @@ function uploadError(err: unknown): unknown {
 
 export function mediaRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
-  const deps = { db, storage: ctx.storage };
+  const deps = ctx.deps.media;
   const { maxBytes, maxFiles } = ctx.config.uploads;
   const limitText = `${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB`;
 

@@ -50,7 +50,12 @@ export interface UploadInput {
   userId: string;
 }
 
-export async function uploadMedia(deps: { db: Database; storage: Storage }, input: UploadInput) {
+export interface MediaDeps {
+  db: Database;
+  storage: Storage;
+}
+
+export async function uploadMedia(deps: MediaDeps, input: UploadInput) {
   if (input.bytes.length === 0) throw new AppError('MEDIA_FILE_REQUIRED', { detail: 'The file is empty.' });
   const contentType = sniffContentType(input.bytes);
   if (!contentType) {
@@ -91,7 +96,7 @@ export interface MediaViewer {
  * A file and its bytes for the viewer: public files for everyone; private ones for the owning organization's
  * members and platform administrators. Everyone else gets 404, never a hint that the file exists.
  */
-export async function readMedia(deps: { db: Database; storage: Storage }, id: string, viewer: MediaViewer | null) {
+export async function readMedia(deps: MediaDeps, id: string, viewer: MediaViewer | null) {
   const row = await repository.findMediaById(deps.db, id);
   if (!row) throw new AppError('MEDIA_NOT_FOUND');
   if (row.visibility !== 'public') {

@@ -23,7 +23,6 @@ import {
 } from '../../plugins/authenticate.ts';
 import { credentialMailLocaleFromAcceptLanguage } from '../credentials/credential-mail.ts';
 import * as invitationsService from './invitations.service.ts';
-import { invitationDeps } from './invitations.worker.ts';
 import { presentInvitation, presentMember } from './members.presenter.ts';
 import * as membersService from './members.service.ts';
 
@@ -37,7 +36,7 @@ const zResendRequest = z.strictObject({ locale: zCreateInvitationRequest.shape.l
  */
 export function membersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
-  const invitations = invitationDeps(ctx);
+  const invitations = ctx.deps.invitations;
   /** The acting user in the path's organization (authenticate checked membership and role). */
   const scopeOf = (request: Parameters<typeof requireUser>[0]) => ({
     userId: requireUser(request).userId,

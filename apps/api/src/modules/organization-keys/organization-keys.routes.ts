@@ -3,6 +3,7 @@ import { zIdParams } from '@cp/contracts';
 import { pemCertificates } from '@cp/credentials';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { publicCors } from '../../plugins/public-cors.ts';
 import * as keysService from './organization-keys.service.ts';
 
 /** Cache briefly: keys change only on rotation, and verifiers re-fetch on an unknown kid. */
@@ -16,9 +17,7 @@ export function organizationKeysRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const deps = () => ctx.keys;
   return async (app) => {
     // Public documents: wallets and verifiers in browsers on other origins read them too.
-    app.addHook('onSend', async (_request, reply) => {
-      reply.header('access-control-allow-origin', '*');
-    });
+    publicCors(app);
     app.get(
       '/orgs/:id/did.json',
       { schema: { tags: ['issuer'], summary: 'did:web document of an organization', params: zIdParams } },

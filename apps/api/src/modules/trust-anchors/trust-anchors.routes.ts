@@ -2,23 +2,11 @@ import { zCreateTrustAnchorRequest, zIdParams, zTrustAnchor, zTrustAnchorList } 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { httpFetcher } from '../../lib/resource-fetcher.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
 import { presentTrustAnchor } from './trust-anchors.presenter.ts';
 import * as trustAnchorsService from './trust-anchors.service.ts';
 
 const zQuery = z.object({ t: z.string().max(32).optional() });
-
-export function trustAnchorDeps(ctx: AppContext): trustAnchorsService.TrustAnchorDeps {
-  return {
-    db: ctx.database.db,
-    fetcher: httpFetcher({
-      allowHttp: !ctx.config.isProduction,
-      allowPrivateNetworks: ctx.config.outbound.allowPrivateNetworks,
-      maxBytes: 5_000_000,
-    }),
-  };
-}
 
 /**
  * The organization's trust anchors (its verifications' TRUST_ANCHORS policy): CA certificates and ETSI
@@ -27,7 +15,7 @@ export function trustAnchorDeps(ctx: AppContext): trustAnchorsService.TrustAncho
  */
 export function trustAnchorsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
-  const deps = trustAnchorDeps(ctx);
+  const deps = ctx.deps.trustAnchors;
   const preHandler = authenticate(ctx, { allowApiKey: true });
   return async (app) => {
     app.get(

@@ -25,7 +25,6 @@ import { sendCsv } from '../../lib/csv-download.ts';
 import { calendarDay } from '../../lib/time-zone.ts';
 import { apiKeyOrUserSecurity, authenticate, requireOrganization } from '../../plugins/authenticate.ts';
 import { getLinkSecret, rotateLinkSecret } from './customer-links.ts';
-import { verifierDeps } from './openid4vp.routes.ts';
 import * as openid4vp from './openid4vp.service.ts';
 import { exportVerificationHistory } from './verification-history.service.ts';
 import { presentIndividual, presentVerification } from './verifications.presenter.ts';
@@ -42,7 +41,7 @@ const zAttemptParams = z.object({ id: z.uuid(), attemptId: z.uuid() });
 export function verificationsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
   const publicUrl = ctx.config.publicUrl;
-  const verifier = verifierDeps(ctx);
+  const verifier = ctx.deps.verifier;
   // The public holder calls: a stricter per-address limit (RATE_LIMIT_HOLDER_PER_MINUTE).
   const holderLimit = { rateLimit: { max: ctx.config.rateLimits.holder, timeWindow: '1 minute' } };
   return async (app) => {

@@ -33,9 +33,8 @@ const signingDescription =
  */
 export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const db = ctx.database.db;
-  const deps = webhooksService.webhookDeps(ctx);
+  const deps = ctx.deps.webhooks;
   const preHandler = authenticate(ctx, { allowApiKey: true });
-  const allowPrivateNetworks = ctx.config.outbound.allowPrivateNetworks;
 
   return async (app) => {
     app.get(
@@ -77,7 +76,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { row, secret } = await webhooksService.createWebhook(
-          { db, secretBox: ctx.secretBox, allowPrivateNetworks },
+          ctx.deps.webhookEndpoints,
           requireOrganization(request),
           request.body,
         );
@@ -103,7 +102,7 @@ export function webhooksRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { organizationId, actor } = requireOrganization(request);
         return presentWebhook(
           await webhooksService.updateWebhook(
-            { db, allowPrivateNetworks },
+            ctx.deps.webhookEndpoints,
             organizationId,
             request.params.id,
             request.body,

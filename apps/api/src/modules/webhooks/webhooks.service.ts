@@ -8,7 +8,6 @@ import {
   type WebhookEventType,
 } from '@cp/contracts';
 import type { Database, SecretBox } from '@cp/db';
-import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { literalNonPublicHost } from '../../lib/outbound-http.ts';
@@ -22,26 +21,12 @@ export interface WebhookDeliveryJob {
   deliveryId: string;
 }
 
-/** What recording and sending webhook events needs; build it with `webhookDeps(ctx)`. */
+/** What recording and sending webhook events needs; built once in the composition root (`ctx.deps.webhooks`). */
 export interface WebhookDeps {
   db: Database;
   /** Queues the job of one delivery (pg-boss), at once or at `startAfter`. */
   enqueue: (deliveryId: string, startAfter?: Date) => Promise<void>;
   logger: Pick<Logger, 'warn'>;
-}
-
-export function webhookDeps(ctx: AppContext): WebhookDeps {
-  return {
-    db: ctx.database.db,
-    enqueue: async (deliveryId, startAfter) => {
-      await ctx.jobs.send<WebhookDeliveryJob>(
-        WEBHOOK_DELIVERY_QUEUE,
-        { deliveryId },
-        { singletonKey: deliveryId, ...(startAfter ? { startAfter } : {}) },
-      );
-    },
-    logger: ctx.logger,
-  };
 }
 
 /** The SecretBox name of an endpoint's secret: bound to its id, so a ciphertext copied elsewhere won't open. */
@@ -76,9 +61,16 @@ function assertPublicWebhookUrl(url: string, allowPrivateNetworks: boolean) {
   });
 }
 
+/** What managing endpoints needs: the secret box (endpoint secrets) and the outbound policy for their URLs. */
+export interface WebhookEndpointDeps {
+  db: Database;
+  secretBox: SecretBox;
+  allowPrivateNetworks: boolean;
+}
+
 /** Creates an endpoint; the plaintext secret exists only in this answer (stored encrypted, to sign with). */
 export async function createWebhook(
-  deps: { db: Database; secretBox: SecretBox; allowPrivateNetworks: boolean },
+  deps: WebhookEndpointDeps,
   scope: { organizationId: string; userId: string | null; actor: AuditActor },
   input: CreateWebhookRequest,
 ) {
@@ -115,7 +107,7 @@ export async function createWebhook(
 }
 
 export async function updateWebhook(
-  deps: { db: Database; allowPrivateNetworks: boolean },
+  deps: Pick<WebhookEndpointDeps, 'db' | 'allowPrivateNetworks'>,
   organizationId: string,
   id: string,
   input: UpdateWebhookRequest,
@@ -289,7 +281,7 @@ export async function dispatchWebhookDeliveries(deps: WebhookDeps, deliveryIds: 
  * stored, e.g. when a verification completes:
  *
  * ```ts
- * await enqueueWebhookEvent(webhookDeps(ctx), {
+ * await enqueueWebhookEvent(ctx.deps.webhooks, {
  *   organizationId,
  *   type: 'verification.completed',
  *   data: { verification_id, individual_id, customer_id, status, verified_at },

@@ -8,7 +8,6 @@ import {
   WEBHOOK_DELIVERY_QUEUE,
   type WebhookDeliveryJob,
   type WebhookDeps,
-  webhookDeps,
   webhookSecretName,
 } from './webhooks.service.ts';
 
@@ -201,7 +200,7 @@ export async function registerWebhookWorker(ctx: AppContext, settings: Partial<W
   const deps: DeliverWebhookDeps = {
     db: ctx.database.db,
     secretBox: ctx.secretBox,
-    enqueue: webhookDeps(ctx).enqueue,
+    enqueue: ctx.deps.webhooks.enqueue,
     logger: ctx.logger,
     settings: live,
     allowPrivateNetworks: ctx.config.outbound.allowPrivateNetworks,

@@ -1,5 +1,5 @@
 import base from '../locales/en.json';
-import { type MessageTree, mergeMessages } from '../messages.ts';
+import { type MessageTree, mergeMessages } from '../message-tree.ts';
 
 /**
  * The en messages every screen needs (its own chunk: loaded only when en is shown): the shared ones and the public

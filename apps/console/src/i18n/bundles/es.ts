@@ -1,5 +1,5 @@
 import base from '../locales/es.json';
-import { type MessageTree, mergeMessages } from '../messages.ts';
+import { type MessageTree, mergeMessages } from '../message-tree.ts';
 
 /**
  * The es messages every screen needs (its own chunk: loaded only when es is shown): the shared ones and the public

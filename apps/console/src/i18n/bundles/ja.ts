@@ -1,5 +1,5 @@
 import base from '../locales/ja.json';
-import { type MessageTree, mergeMessages } from '../messages.ts';
+import { type MessageTree, mergeMessages } from '../message-tree.ts';
 
 /**
  * The ja messages every screen needs (its own chunk: loaded only when ja is shown): the shared ones and the public

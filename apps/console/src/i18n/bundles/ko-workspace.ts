@@ -1,4 +1,4 @@
-import { type MessageTree, mergeMessages } from '../messages.ts';
+import { type MessageTree, mergeMessages } from '../message-tree.ts';
 
 /** The ko messages of the signed-in pages: every feature's but the public holder pages' (loaded with the app shell). */
 export const messages: MessageTree = mergeMessages(

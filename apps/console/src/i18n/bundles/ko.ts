@@ -1,5 +1,5 @@
 import base from '../locales/ko.json';
-import { type MessageTree, mergeMessages } from '../messages.ts';
+import { type MessageTree, mergeMessages } from '../message-tree.ts';
 
 /**
  * The ko messages every screen needs (its own chunk: loaded only when ko is shown): the shared ones and the public
