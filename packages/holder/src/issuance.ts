@@ -117,7 +117,7 @@ export async function resolveCredentialOfferObject(
     if (own) throw own;
     const status = statusOf(err);
     if (status === 404 || status === 410) {
-      throw new HolderError('OFFER_EXPIRED', 'The offer is no longer available');
+      throw new HolderError('OFFER_EXPIRED', `The offer is no longer available (${status})`);
     }
     if (typeof status === 'number' && status >= 400) {
       throw new HolderError('ISSUER_UNREACHABLE', `The offer endpoint answered ${status}`);

@@ -134,7 +134,11 @@ async function fetchRequestObject(link: PresentationLink, context: HolderContext
       : await fetchImpl(uri, { headers: { accept } });
   const text = await response.text().catch(() => '');
   if (response.status === 404 || response.status === 410) {
-    throw new HolderError('REQUEST_EXPIRED', 'The request is no longer available', str(text)?.slice(0, 300));
+    throw new HolderError(
+      'REQUEST_EXPIRED',
+      `The request is no longer available (${response.status})`,
+      str(text)?.slice(0, 300),
+    );
   }
   if (!response.ok) return invalid(`The request_uri answered ${response.status}`);
   const jwt = text.trim();

@@ -64,15 +64,15 @@ export interface VerifierAnswer {
 }
 
 /**
- * Sends an authorization response (a `vp_token`, or an `error`) to the response URI as the request asked:
- * a form for `direct_post`, a JWE for `direct_post.jwt`. A refusal is VERIFIER_ERROR with its words.
+ * Posts an authorization response (a `vp_token`, or an `error`) to the response URI as the request asked:
+ * a form for `direct_post`, a JWE for `direct_post.jwt`; answers the verifier's HTTP response as it is.
  */
-export async function sendAuthorizationResponse(
+export async function postAuthorizationResponse(
   request: PresentationRequest,
   answer: { vp_token: Record<string, string[]> } | { error: string; error_description?: string },
   options: SendOptions = {},
   context: HolderContext = {},
-): Promise<VerifierAnswer> {
+): Promise<Response> {
   const responseMode = options.responseMode ?? request.responseMode;
   const authorizationRequestPayload = {
     ...request.payload,
@@ -80,12 +80,11 @@ export async function sendAuthorizationResponse(
     ...(options.state !== undefined ? { state: options.state } : {}),
   };
   const client = new Openid4vpClient({ callbacks: holderCallbacks(context, { unreachable: 'NETWORK' }) });
-  let response: Response;
+  const encryption = request.encryption;
+  if (responseMode === 'direct_post.jwt' && !encryption) {
+    throw new HolderError('REQUEST_INVALID', 'The request gave no key to encrypt the response to');
+  }
   try {
-    const encryption = request.encryption;
-    if (responseMode === 'direct_post.jwt' && !encryption) {
-      throw new HolderError('REQUEST_INVALID', 'The request gave no key to encrypt the response to');
-    }
     const created = await client.createOpenid4vpAuthorizationResponse({
       authorizationRequestPayload,
       // An error response has no vp_token (§8.5); the library passes the payload through.
@@ -107,14 +106,25 @@ export async function sendAuthorizationResponse(
           }
         : {}),
     });
-    ({ response } = await client.submitOpenid4vpAuthorizationResponse({
+    const { response } = await client.submitOpenid4vpAuthorizationResponse({
       authorizationRequestPayload,
       authorizationResponsePayload: created.authorizationResponsePayload,
       ...(created.jarm ? { jarm: created.jarm } : {}),
-    }));
+    });
+    return response;
   } catch (err) {
     throw holderErrorIn(err) ?? new HolderError('VERIFIER_ERROR', `The response was not sent: ${errorMessage(err)}`);
   }
+}
+
+/** postAuthorizationResponse, with a refusal as VERIFIER_ERROR (its words kept) and the verifier's redirect read. */
+export async function sendAuthorizationResponse(
+  request: PresentationRequest,
+  answer: { vp_token: Record<string, string[]> } | { error: string; error_description?: string },
+  options: SendOptions = {},
+  context: HolderContext = {},
+): Promise<VerifierAnswer> {
+  const response = await postAuthorizationResponse(request, answer, options, context);
   const text = await response.text().catch(() => '');
   let body: unknown;
   try {
