@@ -3,9 +3,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuilt, ensureInstalled, root } from './lib.mjs';
+import { ensureBuilt, ensureInstalled, ensureRuntime, root } from './lib.mjs';
 
 ensureInstalled();
+await ensureRuntime();
 // A .env file next to package.json, when present, supplies variables the environment does not set.
 if (existsSync(path.join(root, '.env'))) process.loadEnvFile(path.join(root, '.env'));
 ensureBuilt();

@@ -4,9 +4,11 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { ensureBuilt, ensureInstalled, root, run } from './lib.mjs';
+import { ensureBuilt, ensureInstalled, ensureRuntime, root, run } from './lib.mjs';
 
 ensureInstalled();
+await ensureRuntime();
+process.stdout.write(`Running every test on Node.js ${process.versions.node}\n`);
 
 const chromium = '/usr/bin/chromium';
 if (!existsSync(chromium)) {
