@@ -13,6 +13,7 @@ import {
   x5cLeafJwk,
 } from '@cp/credentials';
 import type { CallbackContext, Jwk, JwtSigner } from '@openid4vc/oauth2';
+import { getGlobalConfig, setGlobalConfig } from '@openid4vc/utils';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { errorMessage, HolderError, type HolderErrorCode } from './errors.ts';
 
@@ -34,6 +35,25 @@ export async function createHolderKey(): Promise<HolderKey> {
 }
 
 export type Fetch = typeof fetch;
+
+/**
+ * Whether plain http URLs are followed (offers, metadata, endpoints, request and response URIs): the
+ * @openid4vc clients' own switch, which this library's checks follow too. Off by default; on only for
+ * development and tests, where the other party runs on http://localhost.
+ */
+export function allowHttpUrls(allow: boolean): void {
+  setGlobalConfig({ ...getGlobalConfig(), allowInsecureUrls: allow });
+}
+
+/** An https URL, or an http one while allowHttpUrls is on. */
+export function isFetchableUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'https:' || (protocol === 'http:' && getGlobalConfig().allowInsecureUrls);
+  } catch {
+    return false;
+  }
+}
 
 /** Options every protocol call takes. */
 export interface HolderContext {

@@ -1,6 +1,6 @@
 import { decodeJwt, generateEs256KeyPair, issueSdJwtVc, signerFromPrivateJwk } from '@cp/credentials';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createHolderKey, type HolderKey } from './callbacks.ts';
+import { allowHttpUrls, createHolderKey, type HolderKey } from './callbacks.ts';
 import { parseCredentialOfferLink, receiveCredential, requestCredential, resolveCredentialOffer } from './issuance.ts';
 import { json, type Route, routerFetch } from './test-support.ts';
 
@@ -80,6 +80,32 @@ describe('parseCredentialOfferLink', () => {
       'openid-credential-offer://?x=1',
     ]) {
       expect(() => parseCredentialOfferLink(bad)).toThrow(expect.objectContaining({ code: 'OFFER_INVALID' }));
+    }
+  });
+
+  it('follows plain http only while allowHttpUrls is on (development)', async () => {
+    const local = 'http://localhost:3000/tenant';
+    const byReference = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${local}/offers/1`)}`;
+    const { fetch, calls } = routerFetch({
+      'http://localhost:3000/.well-known/openid-credential-issuer/tenant': () =>
+        json({
+          credential_issuer: local,
+          credential_endpoint: `${local}/credential`,
+          credential_configurations_supported: { diploma: { format: 'dc+sd-jwt', vct: VCT } },
+        }),
+      'http://localhost:3000/.well-known/oauth-authorization-server/tenant': () =>
+        json({ issuer: local, token_endpoint: `${local}/token` }),
+    });
+    const localOffer = byValue({ ...offer(), credential_issuer: local });
+    expect(() => parseCredentialOfferLink(byReference)).toThrow(expect.objectContaining({ code: 'OFFER_INVALID' }));
+    await expect(resolveCredentialOffer(localOffer, { fetch })).rejects.toMatchObject({ code: 'OFFER_INVALID' });
+    expect(calls).toEqual([]);
+    allowHttpUrls(true);
+    try {
+      expect(parseCredentialOfferLink(byReference)).toEqual({ offerUri: `${local}/offers/1` });
+      expect(await resolveCredentialOffer(localOffer, { fetch })).toMatchObject({ configurationId: 'diploma' });
+    } finally {
+      allowHttpUrls(false);
     }
   });
 });

@@ -1,6 +1,13 @@
 import { clientAuthenticationAnonymous, preAuthorizedCodeGrantIdentifier } from '@openid4vc/oauth2';
 import { type CredentialOfferObject, type IssuerMetadataResult, Openid4vciClient } from '@openid4vc/openid4vci';
-import { type Fetch, type HolderContext, type HolderKey, holderCallbacks, holderErrorIn } from './callbacks.ts';
+import {
+  type Fetch,
+  type HolderContext,
+  type HolderKey,
+  holderCallbacks,
+  holderErrorIn,
+  isFetchableUrl,
+} from './callbacks.ts';
 import { errorMessage, HolderError, type HolderErrorCode, remoteDetail, remoteErrorOf } from './errors.ts';
 import { isBoundTo, type ParsedSdJwtVc, parseSdJwtVc } from './sd-jwt-vc.ts';
 
@@ -24,14 +31,6 @@ const offerInvalid = (message: string): never => {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-const isHttpUrl = (value: string) => {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
-};
 
 function offerJson(text: string): Record<string, unknown> {
   let value: unknown;
@@ -62,7 +61,7 @@ export function parseCredentialOfferLink(input: string): OfferLink {
   const byReference = url.searchParams.get('credential_offer_uri');
   if (byValue) return { offer: offerJson(byValue) };
   if (byReference) {
-    if (!isHttpUrl(byReference)) offerInvalid('credential_offer_uri is not an https URL');
+    if (!isFetchableUrl(byReference)) offerInvalid('credential_offer_uri is not an https URL');
     return { offerUri: new URL(byReference).href };
   }
   const nested = url.searchParams.get('offer');

@@ -11,7 +11,7 @@ import {
 import { makeCertificate } from '@cp/credentials/testing';
 import { compactDecrypt, exportJWK, generateKeyPair } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createHolderKey, type HolderKey } from './callbacks.ts';
+import { allowHttpUrls, createHolderKey, type HolderKey } from './callbacks.ts';
 import { parsePresentationLink, resolvePresentationRequest } from './request.ts';
 import { declinePresentation, submitPresentation } from './response.ts';
 import { json, routerFetch, text } from './test-support.ts';
@@ -96,6 +96,17 @@ describe('parsePresentationLink', () => {
       'openid4vp://?request=no',
     ]) {
       expect(() => parsePresentationLink(bad)).toThrow(expect.objectContaining({ code: 'REQUEST_INVALID' }));
+    }
+  });
+
+  it('fetches a request from plain http only while allowHttpUrls is on (development)', () => {
+    const local = `openid4vp://?client_id=x&request_uri=${encodeURIComponent('http://localhost:3000/requests/1')}`;
+    expect(() => parsePresentationLink(local)).toThrow(expect.objectContaining({ code: 'REQUEST_INVALID' }));
+    allowHttpUrls(true);
+    try {
+      expect(parsePresentationLink(local)).toMatchObject({ requestUri: 'http://localhost:3000/requests/1' });
+    } finally {
+      allowHttpUrls(false);
     }
   });
 });

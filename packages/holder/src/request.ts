@@ -6,7 +6,7 @@ import {
   Openid4vpClient,
 } from '@openid4vc/openid4vp';
 import type { JWK } from 'jose';
-import { guardedFetch, type HolderContext, holderCallbacks, holderErrorIn } from './callbacks.ts';
+import { guardedFetch, type HolderContext, holderCallbacks, holderErrorIn, isFetchableUrl } from './callbacks.ts';
 import { validateDcqlQuery } from './dcql.ts';
 import { errorMessage, HolderError } from './errors.ts';
 
@@ -83,14 +83,7 @@ export function parsePresentationLink(input: string): PresentationLink {
     return parsePresentationLink(request);
   }
   const requestUri = params.request_uri;
-  if (requestUri) {
-    try {
-      const reference = new URL(requestUri);
-      if (reference.protocol !== 'https:' && reference.protocol !== 'http:') throw new Error('scheme');
-    } catch {
-      return invalid('request_uri is not an https URL');
-    }
-  }
+  if (requestUri && !isFetchableUrl(requestUri)) invalid('request_uri is not an https URL');
   if (request && !isJwt(request)) invalid('request is not a JWT');
   if (!request && !requestUri && !params.response_type && !params.dcql_query) {
     invalid('The link carries no presentation request');
