@@ -13,7 +13,7 @@ import { compactDecrypt, exportJWK, generateKeyPair } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allowHttpUrls, createHolderKey, type HolderKey } from './callbacks.ts';
 import { parsePresentationLink, resolvePresentationRequest } from './request.ts';
-import { declinePresentation, submitPresentation } from './response.ts';
+import { createAuthorizationResponse, createVpToken, declinePresentation, submitPresentation } from './response.ts';
 import { json, routerFetch, text } from './test-support.ts';
 
 const VERIFIER = 'https://verifier.example';
@@ -290,5 +290,32 @@ describe('submitPresentation and declinePresentation', () => {
     await declinePresentation(request, { fetch: declined.fetch });
     const body = new URLSearchParams(declined.calls.at(-1)!.body);
     expect([body.get('error'), body.get('state'), body.has('vp_token')]).toEqual(['access_denied', 'state-123', false]);
+  });
+
+  it('createAuthorizationResponse: the form built ahead, nothing sent (direct_post.jwt and direct_post)', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
+    const encJwk = { ...(await exportJWK(publicKey)), kid: 'enc-1' };
+    const jwt = await sign(
+      verifier,
+      { x5c: verifier.x5c },
+      payload(x509HashId, {
+        response_mode: 'direct_post.jwt',
+        client_metadata: { jwks: { keys: [encJwk] }, encrypted_response_enc_values_supported: ['A256GCM'] },
+      }),
+    );
+    const { fetch, calls } = serving(jwt);
+    const request = await resolvePresentationRequest(linkTo(x509HashId), { fetch });
+    const fetched = calls.length;
+    const vpToken = await createVpToken(request, [{ queryId: 'membership', credential, disclose: ['age'] }], holder);
+    const encrypted = await createAuthorizationResponse(request, { vp_token: vpToken }, {}, { fetch });
+    expect(encrypted).toMatchObject({ responseUri: RESPONSE_URI, responseMode: 'direct_post.jwt' });
+    expect(Object.keys(encrypted.form)).toEqual(['response']);
+    const { plaintext, protectedHeader } = await compactDecrypt(encrypted.form.response!, privateKey);
+    expect(protectedHeader).toMatchObject({ alg: 'ECDH-ES', enc: 'A256GCM', kid: 'enc-1' });
+    expect(JSON.parse(new TextDecoder().decode(plaintext))).toEqual({ vp_token: vpToken, state: 'state-123' });
+
+    const plain = await createAuthorizationResponse(request, { vp_token: vpToken }, { responseMode: 'direct_post' });
+    expect(plain.form).toEqual({ vp_token: JSON.stringify(vpToken), state: 'state-123' });
+    expect(calls).toHaveLength(fetched);
   });
 });

@@ -1,6 +1,7 @@
 import { base64url, presentSdJwtVc } from '@cp/credentials';
 import { type Openid4vpAuthorizationResponse, Openid4vpClient } from '@openid4vc/openid4vp';
-import { type HolderContext, type HolderKey, holderCallbacks, holderErrorIn } from './callbacks.ts';
+import { objectToQueryParams } from '@openid4vc/utils';
+import { guardedFetch, type HolderContext, type HolderKey, holderCallbacks, holderErrorIn } from './callbacks.ts';
 import { answersRequest } from './dcql.ts';
 import { errorMessage, HolderError, type RemoteError, remoteDetail, remoteErrorOf } from './errors.ts';
 import type { PresentationRequest, ResponseMode } from './request.ts';
@@ -63,29 +64,43 @@ export interface VerifierAnswer {
   redirectUri?: string;
 }
 
+type AuthorizationAnswer = { vp_token: Record<string, string[]> } | { error: string; error_description?: string };
+
+/** An authorization response ready to post (plain data: it can be built ahead and sent later). */
+export interface AuthorizationResponse {
+  responseUri: string;
+  responseMode: ResponseMode;
+  /** The form fields the response URI receives: the payload (`direct_post`), or `response`, a JWE (`direct_post.jwt`). */
+  form: Record<string, string>;
+}
+
+function client(context: HolderContext) {
+  return new Openid4vpClient({ callbacks: holderCallbacks(context, { unreachable: 'NETWORK' }) });
+}
+
 /**
- * Posts an authorization response (a `vp_token`, or an `error`) to the response URI as the request asked:
- * a form for `direct_post`, a JWE for `direct_post.jwt`; answers the verifier's HTTP response as it is.
+ * Builds an authorization response (a `vp_token`, or an `error`) as the request asked, with @openid4vc's
+ * client: the payload with the request's `state` (§8), encrypted to the verifier's key for `direct_post.jwt`
+ * (ECDH-ES, §8.3).
  */
-export async function postAuthorizationResponse(
+export async function createAuthorizationResponse(
   request: PresentationRequest,
-  answer: { vp_token: Record<string, string[]> } | { error: string; error_description?: string },
+  answer: AuthorizationAnswer,
   options: SendOptions = {},
   context: HolderContext = {},
-): Promise<Response> {
+): Promise<AuthorizationResponse> {
   const responseMode = options.responseMode ?? request.responseMode;
   const authorizationRequestPayload = {
     ...request.payload,
     response_mode: responseMode,
     ...(options.state !== undefined ? { state: options.state } : {}),
   };
-  const client = new Openid4vpClient({ callbacks: holderCallbacks(context, { unreachable: 'NETWORK' }) });
   const encryption = request.encryption;
   if (responseMode === 'direct_post.jwt' && !encryption) {
     throw new HolderError('REQUEST_INVALID', 'The request gave no key to encrypt the response to');
   }
   try {
-    const created = await client.createOpenid4vpAuthorizationResponse({
+    const created = await client(context).createOpenid4vpAuthorizationResponse({
       authorizationRequestPayload,
       // An error response has no vp_token (§8.5); the library passes the payload through.
       authorizationResponsePayload: answer as Openid4vpAuthorizationResponse & { state?: never },
@@ -106,21 +121,44 @@ export async function postAuthorizationResponse(
           }
         : {}),
     });
-    const { response } = await client.submitOpenid4vpAuthorizationResponse({
-      authorizationRequestPayload,
-      authorizationResponsePayload: created.authorizationResponsePayload,
-      ...(created.jarm ? { jarm: created.jarm } : {}),
-    });
-    return response;
+    const form = created.jarm
+      ? { response: created.jarm.responseJwt }
+      : Object.fromEntries(objectToQueryParams(created.authorizationResponsePayload));
+    return { responseUri: request.responseUri, responseMode, form };
   } catch (err) {
-    throw holderErrorIn(err) ?? new HolderError('VERIFIER_ERROR', `The response was not sent: ${errorMessage(err)}`);
+    throw holderErrorIn(err) ?? new HolderError('VERIFIER_ERROR', `The response cannot be built: ${errorMessage(err)}`);
   }
+}
+
+/**
+ * Posts an authorization response (a `vp_token`, or an `error`) to the response URI as the request asked:
+ * a form for `direct_post`, a JWE for `direct_post.jwt`; answers the verifier's HTTP response as it is.
+ */
+export async function postAuthorizationResponse(
+  request: PresentationRequest,
+  answer: AuthorizationAnswer,
+  options: SendOptions = {},
+  context: HolderContext = {},
+): Promise<Response> {
+  return sendAuthorizationResponseForm(await createAuthorizationResponse(request, answer, options, context), context);
+}
+
+/** Posts a built response to its response URI (§8.2); answers the verifier's HTTP response as it is. */
+function sendAuthorizationResponseForm(
+  response: AuthorizationResponse,
+  context: HolderContext = {},
+): Promise<Response> {
+  return guardedFetch(context.fetch, 'NETWORK')(response.responseUri, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(response.form).toString(),
+  });
 }
 
 /** postAuthorizationResponse, with a refusal as VERIFIER_ERROR (its words kept) and the verifier's redirect read. */
 export async function sendAuthorizationResponse(
   request: PresentationRequest,
-  answer: { vp_token: Record<string, string[]> } | { error: string; error_description?: string },
+  answer: AuthorizationAnswer,
   options: SendOptions = {},
   context: HolderContext = {},
 ): Promise<VerifierAnswer> {
