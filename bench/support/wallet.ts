@@ -1,33 +1,58 @@
 /**
- * The wallet side of the protocols for the benchmarks, over real HTTP (the same steps as
- * apps/api/test/support/wallet.ts): OpenID4VCI claim of an offer, OpenID4VP presentation over
- * direct_post.jwt.
+ * The wallet side of the protocols for the benchmarks, over real HTTP: @cp/holder, the protocol library
+ * of the wallet and of the API tests (apps/api/test/support/wallet.ts), over the benchmark's own HTTP
+ * client. OpenID4VCI claim of an offer; OpenID4VP request resolved as the wallet does and answered over
+ * direct_post.jwt, built ahead so that only the sending is timed.
  */
 import {
-  decodeJwt,
-  generateEs256KeyPair,
-  type JwsSigner,
-  presentSdJwtVc,
-  signerFromPrivateJwk,
-  signJwt,
-  verifyJwtSignature,
-  x5cLeafJwk,
-  x509Hash,
-} from '@cp/credentials';
-import { CompactEncrypt, importJWK, type JWK } from 'jose';
+  allowHttpUrls,
+  createAuthorizationResponse,
+  createHolderKey,
+  createVpToken,
+  type HolderKey,
+  type PresentationRequest,
+  receiveCredential,
+  resolvePresentationRequest,
+} from '@cp/holder';
+import type { JWK } from 'jose';
 import type { httpClient } from './bench.ts';
 
 type Http = ReturnType<typeof httpClient>['request'];
-const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
-export interface Holder {
-  signer: JwsSigner;
-  publicJwk: JsonWebKey;
-}
+// The API under load listens on http://127.0.0.1; the protocol libraries refuse plain http unless told.
+allowHttpUrls(true);
 
-export async function makeHolder(): Promise<Holder> {
-  const { privateJwk, publicJwk } = await generateEs256KeyPair();
-  return { signer: await signerFromPrivateJwk(privateJwk), publicJwk };
+export type Holder = HolderKey;
+
+export const makeHolder = (): Promise<Holder> => createHolderKey();
+
+/** fetch over the benchmark's HTTP client (its pools; the URL's path and query are what is sent). */
+function fetchOver(http: Http): typeof fetch {
+  return (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers: Record<string, string> = {};
+    let contentType = '';
+    new Headers(init.headers).forEach((value, name) => {
+      // The client sets the content type of the body it encodes.
+      if (name === 'content-type') contentType = value;
+      else headers[name] = value;
+    });
+    const body = typeof init.body === 'string' ? init.body : undefined;
+    const answer = await http(url, {
+      method: (init.method ?? 'GET').toUpperCase() as 'GET' | 'POST',
+      headers,
+      ...(body !== undefined && contentType.includes('application/x-www-form-urlencoded')
+        ? { form: Object.fromEntries(new URLSearchParams(body)) }
+        : {}),
+      ...(body !== undefined && contentType.includes('application/json') ? { json: JSON.parse(body) } : {}),
+    });
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const noBody = answer.status === 204 || answer.status === 304;
+    return new Response(noBody ? null : answer.text, { status: answer.status, headers: responseHeaders });
+  }) as typeof fetch;
 }
 
 /** Creates a credential (session of the organization) and claims it as `holder`; answers the SD-JWT VC. */
@@ -46,26 +71,14 @@ export async function issueAndClaim(
     },
   });
   if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
-  const connect = (await http(`/api/credentials/${created.json().id}/connect`)).json();
-  const offer = (await http(new URL(connect.connection_url).searchParams.get('credential_offer_uri')!)).json();
-  const issuer = new URL(offer.credential_issuer);
-  const metadata = (await http(`${issuer.origin}/.well-known/openid-credential-issuer${issuer.pathname}`)).json();
-  const as = (await http(`${issuer.origin}/.well-known/oauth-authorization-server${issuer.pathname}`)).json();
-  const token = await http(as.token_endpoint, {
-    form: { grant_type: PRE_AUTHORIZED, 'pre-authorized_code': offer.grants[PRE_AUTHORIZED]['pre-authorized_code'] },
-  });
-  const { c_nonce } = (await http(metadata.nonce_endpoint, { method: 'POST' })).json();
-  const proof = await signJwt(
-    holder.signer,
-    { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk },
-    { aud: offer.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: c_nonce },
+  const connect = await http(`/api/credentials/${created.json().id}/connect`);
+  if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
+  const { credential } = await receiveCredential(
+    connect.json().connection_url,
+    { key: holder },
+    { fetch: fetchOver(http) },
   );
-  const response = await http(metadata.credential_endpoint, {
-    headers: { authorization: `Bearer ${token.json().access_token}` },
-    json: { credential_configuration_id: offer.credential_configuration_ids[0], proofs: { jwt: [proof] } },
-  });
-  if (response.status !== 200) throw new Error(`credential: ${response.status} ${response.text}`);
-  return response.json().credentials[0].credential as string;
+  return credential;
 }
 
 export interface RequestObject {
@@ -76,50 +89,39 @@ export interface RequestObject {
   queryId: string;
   claims: string[];
   encryptionJwk: JWK;
+  /** The request as @cp/holder resolved it: what the response is built against. */
+  request: PresentationRequest;
 }
 
-/** Fetches the request object by reference (`request_uri`), checks its signature and client id, reads what the answer needs. */
+/**
+ * Fetches the request object by reference (`request_uri`) and checks it as the wallet does (signature by
+ * the `x5c` leaf whose hash is the client id, DCQL, response mode); reads what the answer needs.
+ */
 export async function fetchRequest(http: Http, openid4vpUrl: string): Promise<RequestObject> {
-  const params = new URL(openid4vpUrl).searchParams;
-  const response = await http(params.get('request_uri')!);
-  if (response.status !== 200) throw new Error(`request object: ${response.status} ${response.text}`);
-  // As a wallet does: the request is signed by the x5c leaf, whose hash is the client id.
-  const { header, payload } = decodeJwt(response.text) as {
-    header: { x5c: string[] };
-    payload: {
-      client_id: string;
-      nonce: string;
-      state: string;
-      response_uri: string;
-      dcql_query: { credentials: { id: string; claims?: { path: string[] }[] }[] };
-      client_metadata: { jwks: { keys: JWK[] } };
-    };
-  };
-  if (!(await verifyJwtSignature(response.text, await x5cLeafJwk(header.x5c)))) {
-    throw new Error('request object signature');
-  }
-  if (payload.client_id !== `x509_hash:${await x509Hash(header.x5c[0]!)}`) throw new Error('client_id');
-  const query = payload.dcql_query.credentials[0]!;
+  const request = await resolvePresentationRequest(openid4vpUrl, { fetch: fetchOver(http) });
+  if (request.clientIdPrefix !== 'x509_hash') throw new Error(`client_id prefix ${request.clientIdPrefix}`);
+  if (!request.encryption || !request.state) throw new Error('the request asks for no encrypted response');
+  const query = request.dcql.credentials[0]!;
   return {
-    clientId: payload.client_id,
-    nonce: payload.nonce,
-    state: payload.state,
-    responseUri: payload.response_uri,
+    clientId: request.clientId,
+    nonce: request.nonce,
+    state: request.state,
+    responseUri: request.responseUri,
     queryId: query.id,
-    claims: (query.claims ?? []).map((c) => c.path[0]!),
-    encryptionJwk: payload.client_metadata.jwks.keys[0]!,
+    claims: (query.claims ?? []).map((c) => c.path[0]).filter((name): name is string => typeof name === 'string'),
+    encryptionJwk: request.encryption.jwk,
+    request,
   };
 }
 
 /** The direct_post.jwt form body: the presentation with key binding to this request, encrypted to the verifier. */
 export async function buildResponse(request: RequestObject, credential: string, holder: Holder) {
-  const presentation = await presentSdJwtVc(credential, {
-    disclose: request.claims,
-    keyBinding: { signer: holder.signer, audience: request.clientId, nonce: request.nonce },
-  });
-  const answer = { vp_token: { [request.queryId]: [presentation] }, state: request.state };
-  const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(answer)))
-    .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A128GCM', kid: request.encryptionJwk.kid! })
-    .encrypt(await importJWK(request.encryptionJwk, 'ECDH-ES'));
-  return { response: jwe };
+  const vpToken = await createVpToken(
+    request.request,
+    [{ queryId: request.queryId, credential, disclose: request.claims }],
+    holder,
+  );
+  const { form } = await createAuthorizationResponse(request.request, { vp_token: vpToken });
+  if (!form.response) throw new Error('the response is not encrypted');
+  return { response: form.response };
 }

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import type { Verification } from '@cp/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WalletError } from '../../wallet/src/core/errors.ts';
 import {
   declinePresentation,
@@ -32,12 +32,16 @@ const attributes = [
 ];
 
 beforeAll(async () => {
+  // The wallet page as in development, served over http: only then does the core follow http URLs (the API's).
+  // No href: no wallet server here to say where its platform is (the core reads no /config.json, as before).
+  vi.stubGlobal('location', { protocol: 'http:' });
   t = await startTestApp({ listen: true });
   issuer = await buildVerifiedOrganization(t, 'Analytical Society', { name: 'Membership', attributes });
   vault = await openVault(`wallet-core-${Date.now()}`, { kdfIterations: 1_000 });
   await vault.create('wallet passcode');
 });
 afterAll(async () => {
+  vi.unstubAllGlobals();
   await t?.close();
 });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildDcqlQuery, dcqlSatisfied, matchDcqlQuery } from './dcql.ts';
+import { buildDcqlQuery } from './dcql.ts';
 import type { IssuerBinding } from './issuer-trust.ts';
 import { generateEs256KeyPair, type JwsSigner, signerFromPrivateJwk } from './jws.ts';
 import {
@@ -296,23 +296,5 @@ describe('DCQL', () => {
         },
       ],
     });
-  });
-  it('matches stored credentials by vct and claims, and says whether the query is satisfied', () => {
-    const stored = [
-      { vct: VCT, claims: { first_name: 'Ada', age: 36 } },
-      { vct: VCT, claims: { first_name: 'Bob' } },
-      { vct: 'other', claims: { first_name: 'Eve', age: 1 } },
-    ];
-    const matches = matchDcqlQuery(query, stored);
-    expect(matches.get('membership')?.map((m) => m.credential.claims.first_name)).toEqual(['Ada']);
-    expect(matches.get('membership')?.[0]?.disclose).toEqual(['first_name', 'age']);
-    expect(dcqlSatisfied(query, matches)).toBe(true);
-    expect(dcqlSatisfied(query, matchDcqlQuery(query, stored.slice(1)))).toBe(false);
-  });
-  it('honours claim values', () => {
-    const strict = {
-      credentials: [{ id: 'q', format: 'dc+sd-jwt', claims: [{ path: ['first_name'], values: ['Bob'] }] }],
-    };
-    expect(matchDcqlQuery(strict, [{ vct: VCT, claims: { first_name: 'Ada' } }]).get('q')).toEqual([]);
   });
 });

@@ -1,17 +1,18 @@
 import {
-  decodeJwt,
-  generateEs256KeyPair,
-  type JwsSigner,
-  presentSdJwtVc,
-  signerFromPrivateJwk,
-  signJwt,
-  verifyJwtSignature,
-  x5cLeafJwk,
-  x509Hash,
-} from '@cp/credentials';
+  createHolderKey,
+  type HolderKey,
+  postAuthorizationResponse,
+  presentCredential as presentWithKeyBinding,
+  receiveCredential,
+  resolvePresentationRequest,
+} from '@cp/holder';
+import { setGlobalConfig } from '@openid4vc/oauth2';
 import type { FastifyInstance } from 'fastify';
-import { CompactEncrypt, importJWK, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { expect } from 'vitest';
+
+// The product under test speaks plain http on loopback; the protocol libraries refuse that unless told.
+setGlobalConfig({ allowInsecureUrls: true });
 
 /** The app under test as far as the wallet needs it (a TestApp of harness.ts). */
 interface TestApp {
@@ -19,15 +20,12 @@ interface TestApp {
 }
 
 /**
- * A minimal standard holder for tests, written from the protocols' client side: OpenID4VCI (offer by
- * reference, pre-authorized code, nonce, key proof) and OpenID4VP (request by reference, x509_hash
- * client id checked against the x5c leaf, DCQL, SD-JWT VC with key binding, direct_post(.jwt)).
+ * The API tests' holder: @cp/holder (the wallet's own protocol library) over the app in process or real
+ * HTTP, with the knobs a malicious holder needs (another nonce or audience, a tampered presentation, a
+ * plain response to an encrypted request, another state).
  */
 
-export interface Holder {
-  signer: JwsSigner;
-  publicJwk: JsonWebKey;
-}
+export type Holder = HolderKey;
 
 export interface WalletResponse {
   status: number;
@@ -97,36 +95,38 @@ export function walletHttp(t: TestApp): WalletHttp {
   };
 }
 
-export async function makeHolder(): Promise<Holder> {
-  const { privateJwk, publicJwk } = await generateEs256KeyPair();
-  return { signer: await signerFromPrivateJwk(privateJwk), publicJwk };
+/** fetch over a WalletHttp: what the protocol libraries call, answered in process or over the network. */
+export function fetchOf(target: Target): typeof fetch {
+  const http = httpOf(target);
+  return (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers = new Headers(init.headers);
+    const body = typeof init.body === 'string' ? init.body : undefined;
+    const contentType = headers.get('content-type') ?? '';
+    const bearer = /^Bearer (.+)$/i.exec(headers.get('authorization') ?? '')?.[1];
+    const answer = await http(url, {
+      method: (init.method ?? 'GET').toUpperCase() as 'GET' | 'POST',
+      ...(body !== undefined && contentType.includes('application/x-www-form-urlencoded')
+        ? { form: Object.fromEntries(new URLSearchParams(body)) }
+        : {}),
+      ...(body !== undefined && contentType.includes('application/json') ? { json: JSON.parse(body) } : {}),
+      ...(bearer ? { token: bearer } : {}),
+    });
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined) responseHeaders.set(name, String(value));
+    }
+    const noBody = answer.status === 204 || answer.status === 304;
+    return new Response(noBody ? null : answer.body, { status: answer.status, headers: responseHeaders });
+  }) as typeof fetch;
 }
+
+export const makeHolder = (): Promise<Holder> => createHolderKey();
 
 /** Redeems a credential offer (`openid-credential-offer://…`) and answers the SD-JWT VC. */
 export async function claimCredential(t: Target, connectionUrl: string, holder: Holder): Promise<string> {
-  const http = httpOf(t);
-  const offerUri = new URL(connectionUrl).searchParams.get('credential_offer_uri');
-  const offer = (await http(offerUri!)).json();
-  const issuer = new URL(offer.credential_issuer);
-  const metadata = (await http(`${issuer.origin}/.well-known/openid-credential-issuer${issuer.pathname}`)).json();
-  const as = (await http(`${issuer.origin}/.well-known/oauth-authorization-server${issuer.pathname}`)).json();
-  const code = offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code'];
-  const token = await http(as.token_endpoint, {
-    form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code },
-  });
-  expect(token.status).toBe(200);
-  const { c_nonce } = (await http(metadata.nonce_endpoint, { method: 'POST' })).json();
-  const proof = await signJwt(
-    holder.signer,
-    { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk },
-    { aud: offer.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: c_nonce },
-  );
-  const response = await http(metadata.credential_endpoint, {
-    token: token.json().access_token,
-    json: { credential_configuration_id: offer.credential_configuration_ids[0], proofs: { jwt: [proof] } },
-  });
-  expect(response.status).toBe(200);
-  return response.json().credentials[0].credential as string;
+  const { credential } = await receiveCredential(connectionUrl, { key: holder }, { fetch: fetchOf(t) });
+  return credential;
 }
 
 export interface AuthorizationRequest {
@@ -141,23 +141,12 @@ export interface AuthorizationRequest {
   };
 }
 
-/** Fetches and checks the signed request: signature by the x5c leaf, whose hash is the client id. */
+/** Fetches and checks the signed request as the wallet does; the platform's verifier is an x509_hash client. */
 export async function resolveRequest(t: Target, openid4vpUrl: string): Promise<AuthorizationRequest> {
-  const http = httpOf(t);
   expect(openid4vpUrl.startsWith('openid4vp://?')).toBe(true);
-  const params = new URL(openid4vpUrl).searchParams;
-  const clientId = params.get('client_id')!;
-  const response = await http(params.get('request_uri')!);
-  expect(response.status).toBe(200);
-  expect(String(response.headers['content-type'])).toContain('application/oauth-authz-req+jwt');
-  const jwt = response.body;
-  const { header, payload } = decodeJwt(jwt);
-  expect(header.typ).toBe('oauth-authz-req+jwt');
-  const x5c = header.x5c as string[];
-  expect(await verifyJwtSignature(jwt, await x5cLeafJwk(x5c))).toBe(true);
-  expect(clientId).toBe(`x509_hash:${await x509Hash(x5c[0]!)}`);
-  expect(payload.client_id).toBe(clientId);
-  return { clientId, payload: payload as AuthorizationRequest['payload'] };
+  const request = await resolvePresentationRequest(openid4vpUrl, { fetch: fetchOf(t) });
+  expect(request.clientIdPrefix).toBe('x509_hash');
+  return { clientId: request.clientId, payload: request.payload as unknown as AuthorizationRequest['payload'] };
 }
 
 export interface PresentOptions {
@@ -178,31 +167,33 @@ export async function presentCredential(
   credential: string,
   holder: Holder,
   options: PresentOptions = {},
-) {
-  const http = httpOf(t);
-  const request = await resolveRequest(t, openid4vpUrl);
-  const query = request.payload.dcql_query.credentials[0]!;
-  const disclose = options.disclose ?? (query.claims ?? []).map((c) => c.path[0]!);
-  let presentation = await presentSdJwtVc(credential, {
+): Promise<WalletResponse> {
+  const fetchImpl = fetchOf(t);
+  const request = await resolvePresentationRequest(openid4vpUrl, { fetch: fetchImpl });
+  const query = request.dcql.credentials[0]!;
+  const disclose =
+    options.disclose ??
+    (query.claims ?? []).map((c) => c.path[0]).filter((name): name is string => typeof name === 'string');
+  let presentation = await presentWithKeyBinding(credential, {
+    key: holder,
     disclose,
-    keyBinding: {
-      signer: holder.signer,
-      audience: options.audience ?? request.clientId,
-      nonce: options.nonce ?? request.payload.nonce,
-    },
+    audience: options.audience ?? request.clientId,
+    nonce: options.nonce ?? request.nonce,
   });
   if (options.mutate) presentation = options.mutate(presentation);
-  const answer = { vp_token: { [query.id]: [presentation] }, state: options.state ?? request.payload.state };
-  const mode = options.mode ?? 'direct_post.jwt';
-  let form: Record<string, string>;
-  if (mode === 'direct_post.jwt') {
-    const jwk = request.payload.client_metadata.jwks.keys[0]!;
-    const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(answer)))
-      .setProtectedHeader({ alg: 'ECDH-ES', enc: 'A128GCM', kid: jwk.kid! })
-      .encrypt(await importJWK(jwk, 'ECDH-ES'));
-    form = { response: jwe };
-  } else {
-    form = { vp_token: JSON.stringify(answer.vp_token), state: answer.state };
-  }
-  return http(request.payload.response_uri, { form });
+  const response = await postAuthorizationResponse(
+    request,
+    { vp_token: { [query.id]: [presentation] } },
+    {
+      ...(options.mode ? { responseMode: options.mode } : {}),
+      ...(options.state !== undefined ? { state: options.state } : {}),
+    },
+    { fetch: fetchImpl },
+  );
+  const body = await response.text();
+  const headers: Record<string, unknown> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: response.status, headers, body, json: () => JSON.parse(body) };
 }

@@ -77,18 +77,6 @@ export async function getJson(
   return answer.json;
 }
 
-/** `https://host/path` + `.well-known/x` → `https://host/.well-known/x/path` (RFC 8414 §3.1). */
-export function wellKnownInserted(base: string, name: string): string {
-  const url = new URL(base);
-  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
-  return `${url.origin}/.well-known/${name}${path}`;
-}
-
-/** `https://host/path` + `.well-known/x` → `https://host/path/.well-known/x` (what some servers do). */
-export function wellKnownAppended(base: string, name: string): string {
-  return `${base.replace(/\/$/, '')}/.well-known/${name}`;
-}
-
 /** Hosts where plain http is accepted for did:web (development). */
 export const isLocalHost = (host: string) =>
   /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) || host.endsWith('.localhost');

@@ -1,13 +1,4 @@
-import {
-  bindIssuerKey,
-  type CertificationPath,
-  certificateNamesIssuer,
-  describeLeaf,
-  type IssuerBinding,
-  type IssuerTrustOptions,
-  validateCertificationPath,
-  x5cLeafJwk,
-} from '@cp/credentials';
+import { bindIssuerKey, type IssuerBinding, type IssuerTrustOptions } from '@cp/credentials';
 import { fetchJson, isLocalHost } from './http.ts';
 import type { PlatformTrust } from './platform-trust.ts';
 import type { IssuerAssurance, IssuerInfo } from './types.ts';
@@ -90,27 +81,3 @@ export function issuerAssurance(
     checkedAt,
   };
 }
-
-/** A verifier's request certificate: the chain must hold together up to its own last certificate. */
-export async function consistentChain(
-  x5c: unknown,
-): Promise<Pick<CertificationPath, 'leafJwk' | 'subject' | 'uris' | 'dnsNames'>> {
-  if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((c) => typeof c === 'string')) {
-    throw new Error('x5c is not an array of certificates');
-  }
-  const chain = x5c as string[];
-  if (chain.length > 1) {
-    const last = chain[chain.length - 1]!;
-    return validateCertificationPath(chain.slice(0, -1), [
-      `-----BEGIN CERTIFICATE-----\n${last}\n-----END CERTIFICATE-----`,
-    ]);
-  }
-  const leaf = describeLeaf(chain[0]!);
-  const now = new Date();
-  if (leaf.notBefore > now || leaf.notAfter < now) throw new Error('The certificate is expired or not yet valid');
-  return { ...leaf, leafJwk: await x5cLeafJwk(chain) };
-}
-
-/** Whether a certificate's SAN names this issuer (the verifier's rule, certificateNamesIssuer). */
-export const chainNamesIssuer = (chain: Pick<CertificationPath, 'uris' | 'dnsNames'>, iss: string) =>
-  certificateNamesIssuer(chain, iss);

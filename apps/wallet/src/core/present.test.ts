@@ -17,7 +17,6 @@ import {
   defaultChoice,
   findCandidates,
   isUsable,
-  parsePresentationLink,
   planPresentation,
   resolvePresentationRequest,
   submitPresentation,
@@ -72,38 +71,6 @@ function serve(jwt: string, clientId: string) {
   stubFetch({ [REQUEST_URI]: () => text(jwt, 'application/oauth-authz-req+jwt') });
   return `openid4vp://?client_id=${encodeURIComponent(clientId)}&request_uri=${encodeURIComponent(REQUEST_URI)}`;
 }
-
-describe('parsePresentationLink', () => {
-  it('reads openid4vp:// and https links, by reference (GET or POST) and by value, and the wallet’s own link', () => {
-    const link = `openid4vp://?client_id=x509_hash%3Aabc&request_uri=${encodeURIComponent(REQUEST_URI)}`;
-    expect(parsePresentationLink(link)).toMatchObject({
-      clientId: 'x509_hash:abc',
-      requestUri: REQUEST_URI,
-      requestUriMethod: 'get',
-    });
-    expect(parsePresentationLink(`${link}&request_uri_method=post`).requestUriMethod).toBe('post');
-    expect(parsePresentationLink(`https://wallet.example/present?request=${encodeURIComponent(link)}`)).toMatchObject({
-      clientId: 'x509_hash:abc',
-      requestUri: REQUEST_URI,
-    });
-    expect(
-      parsePresentationLink(
-        `https://verifier.example/authorize?client_id=x&request_uri=${encodeURIComponent(REQUEST_URI)}`,
-      ),
-    ).toMatchObject({ clientId: 'x', requestUri: REQUEST_URI });
-    const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJhIjoxfQ.c2ln';
-    expect(parsePresentationLink(`openid4vp://?client_id=x&request=${jwt}`)).toMatchObject({ request: jwt });
-    expect(parsePresentationLink(jwt)).toMatchObject({ request: jwt });
-    for (const bad of [
-      'hello',
-      'openid4vp://?foo=bar',
-      'openid4vp://?request_uri=ftp%3A%2F%2Fx',
-      'openid4vp://?request=notajwt',
-    ]) {
-      expect(() => parsePresentationLink(bad)).toThrow(expect.objectContaining({ code: 'REQUEST_INVALID' }));
-    }
-  });
-});
 
 describe('resolvePresentationRequest: the request signature for each client identifier prefix', () => {
   it('x509_hash: the hash of the x5c leaf is the client id and the leaf signed the request', async () => {
@@ -454,16 +421,15 @@ const passportQuery = {
   claims: [{ path: ['number'] }],
 };
 
-const requestFor = (query: Record<string, unknown>) => ({
-  clientId: x509HashId,
-  clientIdScheme: 'x509_hash' as const,
-  verifier: { name: 'Bookshop' },
-  dcql: query as never,
-  nonce: 'n-multi',
-  state: 'state-multi',
-  responseUri: RESPONSE_URI,
-  responseMode: 'direct_post' as const,
-});
+/** A request of the verifier asking `query`, resolved as the wallet resolves it (signed, by reference). */
+async function requestFor(query: Record<string, unknown>) {
+  const jwt = await signedRequest(
+    verifier,
+    { x5c: verifier.x5c },
+    payload(x509HashId, { nonce: 'n-multi', state: 'state-multi', dcql_query: query }),
+  );
+  return resolvePresentationRequest(serve(jwt, x509HashId));
+}
 
 async function heldDiploma(vault: WalletVault) {
   return heldCredential(
@@ -478,7 +444,7 @@ describe('planPresentation and several credentials in one answer', () => {
     const vault = await freshVault();
     const membership = await heldCredential(vault);
     const diploma = await heldDiploma(vault);
-    const request = requestFor({ credentials: [membershipQuery, diplomaQuery] });
+    const request = await requestFor({ credentials: [membershipQuery, diplomaQuery] });
     const plan = planPresentation(request, [diploma, membership]);
     expect(plan).toMatchObject({
       canShare: true,
@@ -523,7 +489,7 @@ describe('planPresentation and several credentials in one answer', () => {
   it('a required query nothing matches: the plan cannot share, names it, and submitPresentation refuses to send part of it', async () => {
     const vault = await freshVault();
     const membership = await heldCredential(vault);
-    const request = requestFor({ credentials: [membershipQuery, diplomaQuery] });
+    const request = await requestFor({ credentials: [membershipQuery, diplomaQuery] });
     const plan = planPresentation(request, [membership]);
     expect(plan.canShare).toBe(false);
     expect(plan.missing).toEqual(['diploma']);
@@ -546,7 +512,7 @@ describe('planPresentation and several credentials in one answer', () => {
   it('credential_sets with two alternatives: the one held is chosen, and answering both is refused', async () => {
     const vault = await freshVault();
     const membership = await heldCredential(vault);
-    const request = requestFor({
+    const request = await requestFor({
       credentials: [passportQuery, membershipQuery, diplomaQuery],
       // The diploma query is named by no option: it is not asked for (§6.4.2).
       credential_sets: [{ options: [['passport'], ['membership']] }],
@@ -585,7 +551,7 @@ describe('planPresentation and several credentials in one answer', () => {
     const vault = await freshVault();
     const membership = await heldCredential(vault);
     const diploma = await heldDiploma(vault);
-    const request = requestFor({
+    const request = await requestFor({
       credentials: [membershipQuery, diplomaQuery],
       credential_sets: [{ options: [['membership']] }, { required: false, options: [['diploma']] }],
     });
@@ -616,7 +582,7 @@ describe('planPresentation and several credentials in one answer', () => {
     const revoked = await heldCredential(vault, { lastStatus: 'REVOKED' });
     const good = await heldCredential(vault);
     const other = await heldCredential(vault);
-    const request = requestFor({ credentials: [membershipQuery] });
+    const request = await requestFor({ credentials: [membershipQuery] });
     const plan = planPresentation(request, [revoked, good, other]);
     expect(plan.credentials[0]!.candidates.map((c) => c.credential.id)).toEqual([good.id, other.id, revoked.id]);
     expect(chosenCandidates(plan, defaultChoice(plan))[0]!.credential.id).toBe(good.id);

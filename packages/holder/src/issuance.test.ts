@@ -1,0 +1,219 @@
+import { decodeJwt, generateEs256KeyPair, issueSdJwtVc, signerFromPrivateJwk } from '@cp/credentials';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allowHttpUrls, createHolderKey, type HolderKey } from './callbacks.ts';
+import { parseCredentialOfferLink, receiveCredential, requestCredential, resolveCredentialOffer } from './issuance.ts';
+import { json, type Route, routerFetch } from './test-support.ts';
+
+const ISSUER = 'https://issuer.example/tenant';
+const VCT = 'https://issuer.example/vct/diploma';
+const PRE = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
+
+const offer = (grant: Record<string, unknown> = {}) => ({
+  credential_issuer: ISSUER,
+  credential_configuration_ids: ['diploma'],
+  grants: { [PRE]: { 'pre-authorized_code': 'code-1', ...grant } },
+});
+const byValue = (value: unknown) =>
+  `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(value))}`;
+
+let holder: HolderKey;
+let issuerSigner: Awaited<ReturnType<typeof signerFromPrivateJwk>>;
+beforeAll(async () => {
+  holder = await createHolderKey();
+  issuerSigner = await signerFromPrivateJwk((await generateEs256KeyPair()).privateJwk);
+});
+
+/** An OpenID4VCI 1.0 issuer on a path (its own authorization server), with a nonce endpoint. */
+function issuer(overrides: Record<string, Route> = {}, options: { bindTo?: JsonWebKey } = {}) {
+  let nonces = 0;
+  return routerFetch({
+    'https://issuer.example/.well-known/openid-credential-issuer/tenant': () =>
+      json({
+        credential_issuer: ISSUER,
+        credential_endpoint: `${ISSUER}/credential`,
+        nonce_endpoint: `${ISSUER}/nonce`,
+        credential_configurations_supported: {
+          diploma: {
+            format: 'dc+sd-jwt',
+            vct: VCT,
+            proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
+            credential_metadata: { display: [{ name: 'Diploma', locale: 'en' }] },
+          },
+        },
+      }),
+    'https://issuer.example/.well-known/oauth-authorization-server/tenant': () =>
+      json({ issuer: ISSUER, token_endpoint: `${ISSUER}/token` }),
+    [`POST ${ISSUER}/token`]: () => json({ access_token: 'at-1', token_type: 'Bearer' }),
+    [`POST ${ISSUER}/nonce`]: () => json({ c_nonce: `nonce-${++nonces}` }),
+    [`POST ${ISSUER}/credential`]: async ({ body, headers }) => {
+      if (headers.get('authorization') !== 'Bearer at-1') return json({ error: 'invalid_token' }, 401);
+      const proof = decodeJwt(JSON.parse(body).proofs.jwt[0]);
+      const credential = await issueSdJwtVc({
+        signer: issuerSigner,
+        header: {},
+        issuer: ISSUER,
+        vct: VCT,
+        holderJwk: options.bindTo ?? (proof.header.jwk as JsonWebKey),
+        claims: { full_name: 'Ada Lovelace' },
+        status: { idx: 3, uri: `${ISSUER}/status/1` },
+      });
+      return json({ credentials: [{ credential }] });
+    },
+    ...overrides,
+  });
+}
+
+describe('parseCredentialOfferLink', () => {
+  it('reads offers by value and by reference, in custom-scheme, https and wrapping links, and raw JSON', () => {
+    expect(parseCredentialOfferLink(byValue(offer())).offer).toEqual(offer());
+    expect(parseCredentialOfferLink(JSON.stringify(offer())).offer).toEqual(offer());
+    const byReference = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${ISSUER}/offers/1`)}`;
+    expect(parseCredentialOfferLink(byReference)).toEqual({ offerUri: `${ISSUER}/offers/1` });
+    expect(parseCredentialOfferLink(`https://wallet.example/receive?offer=${encodeURIComponent(byReference)}`)).toEqual(
+      {
+        offerUri: `${ISSUER}/offers/1`,
+      },
+    );
+    for (const bad of [
+      'hello',
+      'openid-credential-offer://?credential_offer=%7Bnot-json',
+      'openid-credential-offer://?x=1',
+    ]) {
+      expect(() => parseCredentialOfferLink(bad)).toThrow(expect.objectContaining({ code: 'OFFER_INVALID' }));
+    }
+  });
+
+  it('follows plain http only while allowHttpUrls is on (development)', async () => {
+    const local = 'http://localhost:3000/tenant';
+    const byReference = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${local}/offers/1`)}`;
+    const { fetch, calls } = routerFetch({
+      'http://localhost:3000/.well-known/openid-credential-issuer/tenant': () =>
+        json({
+          credential_issuer: local,
+          credential_endpoint: `${local}/credential`,
+          credential_configurations_supported: { diploma: { format: 'dc+sd-jwt', vct: VCT } },
+        }),
+      'http://localhost:3000/.well-known/oauth-authorization-server/tenant': () =>
+        json({ issuer: local, token_endpoint: `${local}/token` }),
+    });
+    const localOffer = byValue({ ...offer(), credential_issuer: local });
+    expect(() => parseCredentialOfferLink(byReference)).toThrow(expect.objectContaining({ code: 'OFFER_INVALID' }));
+    await expect(resolveCredentialOffer(localOffer, { fetch })).rejects.toMatchObject({ code: 'OFFER_INVALID' });
+    expect(calls).toEqual([]);
+    allowHttpUrls(true);
+    try {
+      expect(parseCredentialOfferLink(byReference)).toEqual({ offerUri: `${local}/offers/1` });
+      expect(await resolveCredentialOffer(localOffer, { fetch })).toMatchObject({ configurationId: 'diploma' });
+    } finally {
+      allowHttpUrls(false);
+    }
+  });
+});
+
+describe('resolveCredentialOffer', () => {
+  it('resolves an offer by reference, the issuer metadata and the transaction code asked for', async () => {
+    const { fetch } = issuer({
+      [`${ISSUER}/offers/1`]: () => json(offer({ tx_code: { length: 4, input_mode: 'numeric', description: 'PIN' } })),
+    });
+    const issuance = await resolveCredentialOffer(
+      `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${ISSUER}/offers/1`)}`,
+      { fetch },
+    );
+    expect(issuance).toMatchObject({
+      configurationId: 'diploma',
+      configuration: { format: 'dc+sd-jwt', vct: VCT },
+      txCode: { length: 4, inputMode: 'numeric', description: 'PIN' },
+    });
+    expect(issuance.issuerMetadata.authorizationServers[0]?.token_endpoint).toBe(`${ISSUER}/token`);
+    // Plain data: a wallet keeps it in its screen state.
+    expect(structuredClone(issuance)).toEqual(issuance);
+  });
+
+  it('says why it cannot: gone (404), no pre-authorized code, unknown configuration, unreachable', async () => {
+    const { fetch } = issuer();
+    const gone = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${ISSUER}/offers/gone`)}`;
+    await expect(resolveCredentialOffer(gone, { fetch })).rejects.toMatchObject({ code: 'OFFER_EXPIRED' });
+    const authorizationCode = { ...offer(), grants: { authorization_code: { issuer_state: 's' } } };
+    await expect(resolveCredentialOffer(byValue(authorizationCode), { fetch })).rejects.toMatchObject({
+      code: 'OFFER_UNSUPPORTED',
+    });
+    await expect(
+      resolveCredentialOffer(byValue({ ...offer(), credential_configuration_ids: ['ghost'] }), { fetch }),
+    ).rejects.toMatchObject({ code: 'OFFER_INVALID' });
+    const down = (() => Promise.reject(new TypeError('Failed to fetch'))) as unknown as typeof fetch;
+    await expect(resolveCredentialOffer(byValue(offer()), { fetch: down })).rejects.toMatchObject({
+      code: 'ISSUER_UNREACHABLE',
+    });
+  });
+});
+
+describe('requestCredential', () => {
+  it('token with the transaction code, nonce, key proof with the holder JWK, and a credential bound to it', async () => {
+    const { fetch, calls } = issuer();
+    const issuance = await resolveCredentialOffer(byValue(offer({ tx_code: {} })), { fetch });
+    await expect(requestCredential(issuance, { key: holder }, { fetch })).rejects.toMatchObject({
+      code: 'PIN_REQUIRED',
+    });
+    const { credential, parsed } = await requestCredential(issuance, { key: holder, txCode: ' 1234 ' }, { fetch });
+
+    const token = calls.find((c) => c.url === `${ISSUER}/token`)!;
+    expect(Object.fromEntries(new URLSearchParams(token.body))).toMatchObject({
+      grant_type: PRE,
+      'pre-authorized_code': 'code-1',
+      tx_code: '1234',
+    });
+    const request = JSON.parse(calls.find((c) => c.url === `${ISSUER}/credential`)!.body);
+    expect(request.credential_configuration_id).toBe('diploma');
+    const proof = decodeJwt(request.proofs.jwt[0]);
+    expect(proof.header).toMatchObject({ typ: 'openid4vci-proof+jwt', alg: 'ES256', jwk: holder.publicJwk });
+    expect(proof.payload).toMatchObject({ aud: ISSUER, nonce: 'nonce-1', iat: expect.any(Number) });
+    expect(credential.split('~').length).toBeGreaterThan(1);
+    expect(parsed).toMatchObject({
+      vct: VCT,
+      iss: ISSUER,
+      claims: { full_name: 'Ada Lovelace' },
+      holderJwk: holder.publicJwk,
+      status: { uri: `${ISSUER}/status/1`, idx: 3 },
+    });
+  });
+
+  it('tries once more with a fresh nonce when the issuer calls the first one stale', async () => {
+    let attempts = 0;
+    const base = issuer();
+    const { fetch, calls } = issuer({
+      [`POST ${ISSUER}/credential`]: async (request) => {
+        if (++attempts === 1) return json({ error: 'invalid_nonce', error_description: 'stale' }, 400);
+        return await base.fetch(request.url.href, { method: 'POST', body: request.body, headers: request.headers });
+      },
+    });
+    const { parsed } = await receiveCredential(byValue(offer()), { key: holder }, { fetch });
+    expect(parsed.vct).toBe(VCT);
+    const proofs = calls
+      .filter((c) => c.url === `${ISSUER}/credential`)
+      .map((c) => decodeJwt(JSON.parse(c.body).proofs.jwt[0]).payload.nonce);
+    expect(proofs).toEqual(['nonce-1', 'nonce-2']);
+  });
+
+  it('maps token errors to what the holder can act on, and refuses a credential bound to another key', async () => {
+    for (const [body, pin, code] of [
+      [{ error: 'invalid_grant', error_description: 'The transaction code is wrong.' }, '1', 'PIN_WRONG'],
+      [
+        { error: 'invalid_grant', error_description: 'The pre-authorized code was already used.' },
+        undefined,
+        'OFFER_EXPIRED',
+      ],
+      [{ error: 'server_error' }, undefined, 'ISSUER_ERROR'],
+    ] as const) {
+      const { fetch } = issuer({ [`POST ${ISSUER}/token`]: () => json(body, 400) });
+      const issuance = await resolveCredentialOffer(byValue(pin ? offer({ tx_code: {} }) : offer()), { fetch });
+      await expect(
+        requestCredential(issuance, { key: holder, ...(pin ? { txCode: pin } : {}) }, { fetch }),
+      ).rejects.toMatchObject({ code, remote: { error: body.error } });
+    }
+    const someoneElse = await createHolderKey();
+    const { fetch } = issuer({}, { bindTo: someoneElse.publicJwk });
+    await expect(receiveCredential(byValue(offer()), { key: holder }, { fetch })).rejects.toMatchObject({
+      code: 'CREDENTIAL_INVALID',
+    });
+  });
+});

@@ -1,0 +1,353 @@
+import { clientAuthenticationAnonymous, preAuthorizedCodeGrantIdentifier } from '@openid4vc/oauth2';
+import { type CredentialOfferObject, type IssuerMetadataResult, Openid4vciClient } from '@openid4vc/openid4vci';
+import {
+  type Fetch,
+  type HolderContext,
+  type HolderKey,
+  holderCallbacks,
+  holderErrorIn,
+  isFetchableUrl,
+} from './callbacks.ts';
+import { errorMessage, HolderError, type HolderErrorCode, remoteDetail, remoteErrorOf } from './errors.ts';
+import { isBoundTo, type ParsedSdJwtVc, parseSdJwtVc } from './sd-jwt-vc.ts';
+
+/**
+ * OpenID4VCI 1.0, pre-authorized code flow, on @openid4vc/openid4vci's client: offer (by value or by
+ * reference) → issuer and authorization server metadata → token (with the transaction code when asked) →
+ * nonce → key proof (`openid4vci-proof+jwt` with the holder JWK) → credential, checked to be an SD-JWT VC
+ * bound to the holder key. What the holder makes of the issuer (trust, display) is the caller's.
+ */
+
+export const PRE_AUTHORIZED_GRANT = preAuthorizedCodeGrantIdentifier;
+
+/** What a link, QR code or paste holds: the offer itself, or where to fetch it. */
+export type OfferLink =
+  | { offer: Record<string, unknown>; offerUri?: undefined }
+  | { offer?: undefined; offerUri: string };
+
+const offerInvalid = (message: string): never => {
+  throw new HolderError('OFFER_INVALID', message);
+};
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+function offerJson(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return offerInvalid('The credential offer is not JSON');
+  }
+  if (!isObject(value)) return offerInvalid('The credential offer is not a JSON object');
+  return value;
+}
+
+/**
+ * Reads a credential offer from what was scanned, pasted or followed: `openid-credential-offer://?
+ * credential_offer=…|credential_offer_uri=…` (OpenID4VCI 1.0 §4.1), an https link with those parameters,
+ * a link wrapping one in `offer` (a wallet's own `/receive?offer=<link>`), or the offer JSON itself.
+ */
+export function parseCredentialOfferLink(input: string): OfferLink {
+  const text = input.trim();
+  if (text.startsWith('{')) return { offer: offerJson(text) };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return offerInvalid('This is neither a credential offer link nor an offer');
+  }
+  const byValue = url.searchParams.get('credential_offer');
+  const byReference = url.searchParams.get('credential_offer_uri');
+  if (byValue) return { offer: offerJson(byValue) };
+  if (byReference) {
+    if (!isFetchableUrl(byReference)) offerInvalid('credential_offer_uri is not an https URL');
+    return { offerUri: new URL(byReference).href };
+  }
+  const nested = url.searchParams.get('offer');
+  if (nested && nested !== text) return parseCredentialOfferLink(nested);
+  return offerInvalid('The link carries no credential_offer or credential_offer_uri');
+}
+
+export interface TxCodeRequest {
+  length?: number;
+  inputMode: 'numeric' | 'text';
+  description?: string;
+}
+
+/** A resolved offer: everything needed to show it and to redeem it (plain, cloneable data). */
+export interface Issuance {
+  offer: CredentialOfferObject;
+  issuerMetadata: IssuerMetadataResult;
+  /** The offered configuration this holder redeems (the first), and its metadata as published. */
+  configurationId: string;
+  configuration: Record<string, unknown>;
+  /** The transaction code the issuer asks for, when it asks for one. */
+  txCode?: TxCodeRequest;
+}
+
+const SD_JWT_FORMATS = new Set(['dc+sd-jwt', 'vc+sd-jwt']);
+
+function client(context: HolderContext, unreachable: HolderErrorCode, key?: HolderKey) {
+  return new Openid4vciClient({
+    callbacks: {
+      ...holderCallbacks(context, { unreachable, ...(key ? { key } : {}) }),
+      // A wallet is a public client: the pre-authorized code grant needs no client authentication (§6.1).
+      clientAuthentication: clientAuthenticationAnonymous(),
+    },
+  });
+}
+
+const statusOf = (err: unknown) => (err as { response?: { status?: unknown } }).response?.status;
+
+/** Fetches the offer (by reference) or reads it (by value), as @openid4vc/openid4vci parses it. */
+export async function resolveCredentialOfferObject(
+  input: string,
+  context: HolderContext = {},
+): Promise<CredentialOfferObject> {
+  const link = parseCredentialOfferLink(input);
+  const normalized = link.offer
+    ? `openid-credential-offer://?credential_offer=${encodeURIComponent(JSON.stringify(link.offer))}`
+    : `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(link.offerUri)}`;
+  try {
+    return await client(context, 'ISSUER_UNREACHABLE').resolveCredentialOffer(normalized);
+  } catch (err) {
+    const own = holderErrorIn(err);
+    if (own) throw own;
+    const status = statusOf(err);
+    if (status === 404 || status === 410) {
+      throw new HolderError('OFFER_EXPIRED', `The offer is no longer available (${status})`);
+    }
+    if (typeof status === 'number' && status >= 400) {
+      throw new HolderError('ISSUER_UNREACHABLE', `The offer endpoint answered ${status}`);
+    }
+    throw new HolderError('OFFER_INVALID', `The credential offer is not valid: ${errorMessage(err)}`.slice(0, 500));
+  }
+}
+
+const sameIssuer = (a: string, b: string) => a.replace(/\/$/, '') === b.replace(/\/$/, '');
+
+/** The issuer's metadata and its authorization servers' (OpenID4VCI 1.0 §12.2.2, RFC 8414). */
+export async function resolveIssuerMetadata(
+  credentialIssuer: string,
+  context: HolderContext = {},
+): Promise<IssuerMetadataResult> {
+  let metadata: IssuerMetadataResult;
+  try {
+    metadata = await client(context, 'ISSUER_UNREACHABLE').resolveIssuerMetadata(credentialIssuer);
+  } catch (err) {
+    throw (
+      holderErrorIn(err) ??
+      new HolderError('ISSUER_UNREACHABLE', `No usable issuer metadata at ${credentialIssuer}: ${errorMessage(err)}`)
+    );
+  }
+  if (!sameIssuer(metadata.credentialIssuer.credential_issuer, credentialIssuer)) {
+    throw new HolderError('ISSUER_UNREACHABLE', 'The issuer metadata describes another issuer');
+  }
+  return metadata;
+}
+
+/** Resolves an offer link and the issuer behind it; refuses what this holder cannot redeem. */
+export async function resolveCredentialOffer(input: string, context: HolderContext = {}): Promise<Issuance> {
+  const offer = await resolveCredentialOfferObject(input, context);
+  const grant = offer.grants?.[PRE_AUTHORIZED_GRANT];
+  if (!grant) throw new HolderError('OFFER_UNSUPPORTED', 'Only offers with a pre-authorized code are supported');
+  const configurationId = offer.credential_configuration_ids[0];
+  if (!configurationId) return offerInvalid('The offer names no credential configuration');
+  const issuerMetadata = await resolveIssuerMetadata(offer.credential_issuer, context);
+  const configuration = issuerMetadata.credentialIssuer.credential_configurations_supported[configurationId] as
+    | Record<string, unknown>
+    | undefined;
+  if (!isObject(configuration)) return offerInvalid(`The issuer does not describe ${configurationId}`);
+  if (!SD_JWT_FORMATS.has(String(configuration.format))) {
+    throw new HolderError('OFFER_UNSUPPORTED', `Credential format ${String(configuration.format)} is not supported`);
+  }
+  let txCode: TxCodeRequest | undefined;
+  if (grant.tx_code !== undefined) {
+    const spec = grant.tx_code;
+    txCode = {
+      ...(typeof spec.length === 'number' ? { length: spec.length } : {}),
+      inputMode: spec.input_mode === 'text' ? 'text' : 'numeric',
+      ...(str(spec.description) ? { description: spec.description } : {}),
+    };
+  }
+  return { offer, issuerMetadata, configurationId, configuration, ...(txCode ? { txCode } : {}) };
+}
+
+/** OAuth / OpenID4VCI token errors (RFC 6749 §5.2, OpenID4VCI 1.0 §6.3) → what the holder can act on. */
+export function tokenErrorCode(body: unknown, pinGiven: boolean): HolderErrorCode {
+  const error = isObject(body) ? str(body.error) : undefined;
+  const description = (isObject(body) ? str(body.error_description) : undefined) ?? '';
+  const aboutPin = /tx_code|transaction code|\bpin\b|user_pin/i.test(description);
+  switch (error) {
+    case 'invalid_tx_code':
+    case 'invalid_user_pin':
+      return pinGiven ? 'PIN_WRONG' : 'PIN_REQUIRED';
+    case 'invalid_grant':
+      if (aboutPin) return pinGiven ? 'PIN_WRONG' : 'PIN_REQUIRED';
+      return 'OFFER_EXPIRED';
+    case 'invalid_request':
+      if (aboutPin && !pinGiven) return 'PIN_REQUIRED';
+      return 'ISSUER_ERROR';
+    case 'expired_token':
+    case 'access_denied':
+      return 'OFFER_EXPIRED';
+    default:
+      return 'ISSUER_ERROR';
+  }
+}
+
+export interface ReceivedCredential {
+  /** The SD-JWT VC as issued. */
+  credential: string;
+  /** Its payload, decoded (not verified: the issuer's key and trust are the caller's to decide). */
+  parsed: ParsedSdJwtVc;
+}
+
+/** The access token of the pre-authorized code grant (OpenID4VCI 1.0 §6). */
+export async function requestAccessToken(
+  issuance: Pick<Issuance, 'offer' | 'issuerMetadata' | 'txCode'>,
+  options: { txCode?: string } = {},
+  context: HolderContext = {},
+) {
+  const txCode = options.txCode?.trim() || undefined;
+  if (issuance.txCode && !txCode) throw new HolderError('PIN_REQUIRED', 'This offer needs the transaction code');
+  try {
+    const { accessTokenResponse } = await client(
+      context,
+      'ISSUER_UNREACHABLE',
+    ).retrievePreAuthorizedCodeAccessTokenFromOffer({
+      credentialOffer: issuance.offer,
+      issuerMetadata: issuance.issuerMetadata,
+      ...(issuance.txCode && txCode ? { txCode } : {}),
+    });
+    return accessTokenResponse;
+  } catch (err) {
+    const own = holderErrorIn(err);
+    if (own) throw own;
+    const body = (err as { errorResponse?: unknown }).errorResponse;
+    const remote = remoteErrorOf(body);
+    const status = statusOf(err);
+    throw new HolderError(
+      tokenErrorCode(body, !!(issuance.txCode && txCode)),
+      typeof status === 'number' ? `The token endpoint answered ${status}` : `No access token: ${errorMessage(err)}`,
+      remoteDetail(remote),
+      remote,
+    );
+  }
+}
+
+/** A fresh `c_nonce` from the nonce endpoint (OpenID4VCI 1.0 §7); `fallback` (a draft token's) without one. */
+export async function requestNonce(
+  issuerMetadata: IssuerMetadataResult,
+  fallback: string | undefined,
+  context: HolderContext = {},
+): Promise<string | undefined> {
+  if (!issuerMetadata.credentialIssuer.nonce_endpoint) return fallback;
+  try {
+    return (await client(context, 'ISSUER_UNREACHABLE').requestNonce({ issuerMetadata })).c_nonce;
+  } catch (err) {
+    throw holderErrorIn(err) ?? new HolderError('ISSUER_ERROR', `The nonce endpoint failed: ${errorMessage(err)}`);
+  }
+}
+
+/** The key proof (OpenID4VCI 1.0 Appendix F.1): `openid4vci-proof+jwt`, `jwk` header, `aud` = issuer, `nonce`. */
+export async function createKeyProof(
+  issuance: Pick<Issuance, 'issuerMetadata' | 'configurationId'>,
+  key: HolderKey,
+  nonce: string | undefined,
+  context: HolderContext = {},
+): Promise<string> {
+  try {
+    const { jwt } = await client(context, 'ISSUER_UNREACHABLE', key).createCredentialRequestJwtProof({
+      issuerMetadata: issuance.issuerMetadata,
+      credentialConfigurationId: issuance.configurationId,
+      ...(nonce ? { nonce } : {}),
+      signer: { method: 'jwk', alg: key.signer.alg, publicJwk: key.publicJwk as never },
+    });
+    return jwt;
+  } catch (err) {
+    throw holderErrorIn(err) ?? new HolderError('OFFER_UNSUPPORTED', `No key proof possible: ${errorMessage(err)}`);
+  }
+}
+
+type CredentialAttempt = { credential: string } | { invalidNonce: string | undefined };
+
+/** The credential request with the key proofs (OpenID4VCI 1.0 §8). */
+export async function postCredentialRequest(
+  issuance: Pick<Issuance, 'issuerMetadata' | 'configurationId'>,
+  accessToken: string,
+  proofs: string[],
+  context: HolderContext = {},
+): Promise<CredentialAttempt> {
+  let response: Awaited<ReturnType<Openid4vciClient['retrieveCredentials']>>;
+  try {
+    response = await client(context, 'ISSUER_UNREACHABLE').retrieveCredentials({
+      issuerMetadata: issuance.issuerMetadata,
+      accessToken,
+      credentialConfigurationId: issuance.configurationId,
+      proofs: { jwt: proofs },
+    });
+  } catch (err) {
+    const own = holderErrorIn(err);
+    if (own) throw own;
+    const failed = (err as { response?: { credentialErrorResponseResult?: { data?: unknown } } }).response;
+    const body = failed?.credentialErrorResponseResult?.data;
+    const remote = remoteErrorOf(body);
+    // A stale nonce: the issuer says so (drafts also return a new c_nonce).
+    if (remote?.error === 'invalid_nonce') {
+      return { invalidNonce: isObject(body) ? str(body.c_nonce) : undefined };
+    }
+    const status = statusOf(err);
+    throw new HolderError(
+      'ISSUER_ERROR',
+      typeof status === 'number' ? `The credential endpoint answered ${status}` : errorMessage(err),
+      remoteDetail(remote),
+      remote,
+    );
+  }
+  const body = response.credentialResponse;
+  const first = body.credentials?.[0];
+  const credential = isObject(first) ? str(first.credential) : (str(first) ?? str(body.credential));
+  if (credential) return { credential };
+  if (body.transaction_id) throw new HolderError('OFFER_UNSUPPORTED', 'Deferred issuance is not supported');
+  throw new HolderError('ISSUER_ERROR', 'The credential response holds no credential');
+}
+
+/**
+ * Redeems a resolved offer for an SD-JWT VC bound to `key`: token (with the transaction code when the
+ * offer asks for one), nonce, key proof, credential (once more with a fresh nonce when the issuer calls
+ * the first one stale). The credential must be an SD-JWT VC whose `cnf.jwk` is the holder key.
+ */
+export async function requestCredential(
+  issuance: Issuance,
+  options: { key: HolderKey; txCode?: string },
+  context: HolderContext = {},
+): Promise<ReceivedCredential> {
+  const token = await requestAccessToken(issuance, options, context);
+  let nonce = await requestNonce(issuance.issuerMetadata, str(token.c_nonce), context);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const proof = await createKeyProof(issuance, options.key, nonce, context);
+    const answer = await postCredentialRequest(issuance, token.access_token, [proof], context);
+    if ('credential' in answer) {
+      const parsed = await parseSdJwtVc(answer.credential);
+      if (!isBoundTo(parsed, options.key.publicJwk)) {
+        throw new HolderError('CREDENTIAL_INVALID', 'The credential is not bound to the holder key');
+      }
+      return { credential: answer.credential, parsed };
+    }
+    nonce = answer.invalidNonce ?? (await requestNonce(issuance.issuerMetadata, undefined, context));
+  }
+  throw new HolderError('ISSUER_ERROR', 'The issuer refused the key proof twice (invalid_nonce)');
+}
+
+/** resolveCredentialOffer then requestCredential: a holder that accepts whatever it is offered (tests, benchmarks). */
+export async function receiveCredential(
+  offerLink: string,
+  options: { key: HolderKey; txCode?: string },
+  context: HolderContext = {},
+): Promise<ReceivedCredential> {
+  return requestCredential(await resolveCredentialOffer(offerLink, context), options, context);
+}
+
+export type { Fetch };
