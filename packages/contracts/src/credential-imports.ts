@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from './languages.ts';
 
 export const credentialImportStatuses = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export const zCredentialImportStatus = z.enum(credentialImportStatuses);
@@ -50,7 +51,8 @@ export const zCredentialImport = z.object({
 export type CredentialImport = z.infer<typeof zCredentialImport>;
 
 /** Languages of the credential e-mail: the console's languages (spec §9). */
-export const credentialMailLocales = ['en', 'ja', 'es', 'ko'] as const;
+/** The languages a claim e-mail can be written in: the product's languages. */
+export const credentialMailLocales = LANGUAGES;
 export const zCredentialMailLocale = z.enum(credentialMailLocales);
 export type CredentialMailLocale = z.infer<typeof zCredentialMailLocale>;
 

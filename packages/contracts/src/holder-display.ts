@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from './languages.ts';
 
 /**
  * What the public holder pages (claim a credential, share one with a verifier) show of the organization and of
@@ -6,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** The languages of the product: a label is answered in each, the page picks the one it shows. */
-export const holderLocales = ['en', 'ja', 'es', 'ko'] as const;
+export const holderLocales = LANGUAGES;
 export type HolderLocale = (typeof holderLocales)[number];
 
 export const zLocalizedLabel = z.object({ en: z.string(), ja: z.string(), es: z.string(), ko: z.string() });

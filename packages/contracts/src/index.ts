@@ -10,6 +10,7 @@ export * from './credentials.ts';
 export * from './error-codes.ts';
 export * from './holder-display.ts';
 export * from './kyb.ts';
+export * from './languages.ts';
 export * from './media.ts';
 export * from './members.ts';
 export * from './organizations.ts';

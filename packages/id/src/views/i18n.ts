@@ -1,9 +1,10 @@
-import { acceptedLanguage } from '@cp/contracts';
+import { acceptedLanguage, LANGUAGE_NAMES, LANGUAGES, type Language, toLanguage } from '@cp/contracts';
 
-export const LOCALES = ['en', 'ja', 'es', 'ko'] as const;
-export type Locale = (typeof LOCALES)[number];
+/** The account center's languages: the product's one list. */
+export const LOCALES = LANGUAGES;
+export type Locale = Language;
 
-export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', ja: '日本語', es: 'Español', ko: '한국어' };
+export const LOCALE_NAMES = LANGUAGE_NAMES;
 
 const en = {
   appName: 'Account center',
@@ -655,9 +656,7 @@ export function translator(locale: Locale): Translate {
  * that look like script injection, spec §5) is ignored.
  */
 export function parseLocale(value: string | undefined | null): Locale | undefined {
-  if (!value || value.length > 35 || !/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/.test(value)) return undefined;
-  const base = value.slice(0, 2).toLowerCase();
-  return (LOCALES as readonly string[]).includes(base) ? (base as Locale) : undefined;
+  return toLanguage(value) ?? undefined;
 }
 
 /** Accept-Language (RFC 9110 §12.5.4): the best supported locale, by q-value. */

@@ -3,9 +3,9 @@
  * type's name and its claims' labels in the issuer and type metadata. Organization schemas carry the
  * names their authors typed (one language), shown as they are.
  */
-import type { ClaimLabel } from '@cp/contracts';
+import type { ClaimLabel, Language } from '@cp/contracts';
 
-export type DisplayLocale = 'en' | 'ja' | 'es' | 'ko';
+export type DisplayLocale = Language;
 
 const names: Record<string, Record<DisplayLocale, string>> = {
   kyc: { en: 'KYC', ja: '本人確認（KYC）', es: 'KYC (verificación de identidad)', ko: '본인 확인(KYC)' },

@@ -1,4 +1,4 @@
-import { type PublicConfig, zPublicConfig } from '@cp/contracts';
+import { LANGUAGES, type PublicConfig, zPublicConfig } from '@cp/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 
@@ -10,7 +10,7 @@ export function publicConfig(ctx: AppContext): PublicConfig {
     organization_create_url: center ? `${center}/organizations/new` : null,
     password_change_url: center ? `${center}/account/password` : null,
     wallet_url: ctx.config.wallet.publicUrl,
-    languages: ['en', 'ja', 'es', 'ko'],
+    languages: [...LANGUAGES],
     upload_max_bytes: ctx.config.uploads.maxBytes,
     upload_max_files: ctx.config.uploads.maxFiles,
   };

@@ -1,4 +1,4 @@
-import { brandTextColor, type HolderOrganization } from '@cp/contracts';
+import { brandTextColor, type HolderOrganization, LANGUAGES } from '@cp/contracts';
 import { type AttributeType, encodeStatusList, issueSdJwtVc, signStatusListToken } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import { preAuthorizedCodeGrantIdentifier, type RequestLike } from '@openid4vc/oauth2';
@@ -30,7 +30,7 @@ const ACCESS_TOKEN_TTL_SECONDS = 600;
 const NONCE_TTL_SECONDS = 300;
 const PROOF_MAX_AGE_SECONDS = 300;
 const TX_CODE_MAX_ATTEMPTS = 5;
-const LOCALES: readonly DisplayLocale[] = ['en', 'ja', 'es', 'ko'];
+const LOCALES: readonly DisplayLocale[] = LANGUAGES;
 
 /** The longest key proof JWT read (a P-256 `jwk` header and the standard claims need well under 1 kB). */
 const PROOF_MAX_CHARS = 10_000;

@@ -1,5 +1,5 @@
 import type { Credential, CredentialDeliveryStatus, CredentialMailLocale } from '@cp/contracts';
-import { ProblemCode } from '@cp/contracts';
+import { credentialMailLocales, ProblemCode } from '@cp/contracts';
 import BlockOutlined from '@mui/icons-material/BlockOutlined';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import DeleteOutlineOutlined from '@mui/icons-material/DeleteOutlineOutlined';
@@ -45,7 +45,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-const MAIL_LOCALES: readonly CredentialMailLocale[] = ['en', 'ja', 'es', 'ko'];
+const MAIL_LOCALES: readonly CredentialMailLocale[] = credentialMailLocales;
 /** The e-mail goes out in the sender's language (the console's), English when the console shows another. */
 const mailLocale = (language: string): CredentialMailLocale =>
   MAIL_LOCALES.find((locale) => language === locale || language.startsWith(`${locale}-`)) ?? 'en';
