@@ -1,9 +1,5 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-
-const reactRouterDir = path.dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
 
 /**
  * MUI's `createTheme` and `ThemeProvider` carry the CSS-variables theme engine (`createThemeWithVars`,
@@ -42,18 +38,6 @@ function muiWithoutCssVariables(): Plugin {
 
 export default defineConfig(({ command }) => ({
   plugins: command === 'build' ? [muiWithoutCssVariables(), react()] : [react()],
-  resolve: {
-    // react-router's package exports only its development build (dev warnings on); the build uses the production one.
-    alias:
-      command === 'build'
-        ? [
-            {
-              find: /^react-router$/,
-              replacement: path.join(reactRouterDir, 'dist/production/index.mjs'),
-            },
-          ]
-        : [],
-  },
   server: {
     port: 5173,
     proxy: {

@@ -4,9 +4,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type DatabaseHandle, isDatabaseUnavailable, migrateDatabase, migrationsFolder, openDatabase } from '@cp/db';
+import { isDatabaseUnavailable, migrateDatabase, migrationsFolder, openDatabase } from '@cp/db';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config/env.ts';
@@ -133,16 +134,27 @@ describe('process roles', () => {
 
 describe('job queue', () => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  /** pg-boss itself, as another process would hold it: reads jobs and plays a worker that dies. */
+  let boss: PgBoss;
   beforeAll(async () => {
     database = await openTestDatabase();
+    boss = new PgBoss({
+      db: database.handle.executor,
+      schema: 'pgboss',
+      supervise: false,
+      schedule: false,
+      registerInstance: false,
+    });
+    await boss.start();
   });
   afterAll(async () => {
+    await boss?.stop({ close: false });
     await database?.drop();
   });
 
-  const jobState = async (handle: DatabaseHandle, id: string) => {
-    const { rows } = await handle.executor.executeSql(`select state, retry_count from pgboss.job where id = $1`, [id]);
-    return rows[0] as { state: string; retry_count: number } | undefined;
+  const jobState = async (queue: string, id: string) => {
+    const [job] = await boss.findJobs(queue, { id });
+    return job && { state: job.state, retryCount: job.retryCount };
   };
 
   it('an API process only sends; a worker runs the job; a graceful stop lets a running job finish', async () => {
@@ -153,7 +165,7 @@ describe('job queue', () => {
     });
     const id = await api.send('test.roles', { n: 1 });
     await sleep(1500);
-    expect((await jobState(database.handle, id!))?.state).toBe('created');
+    expect((await jobState('test.roles', id!))?.state).toBe('created');
 
     const done: number[] = [];
     const worker = new JobQueue(database.handle.executor, logger, { work: true, stopTimeoutMs: 10_000 });
@@ -163,12 +175,32 @@ describe('job queue', () => {
       done.push(n);
     });
     await waitFor('the job to start', async () =>
-      (await jobState(database.handle, id!))?.state === 'active' ? true : undefined,
+      (await jobState('test.roles', id!))?.state === 'active' ? true : undefined,
     );
     await worker.stop(); // graceful: the running job finishes first
     expect(done).toEqual([1]);
-    expect((await jobState(database.handle, id!))?.state).toBe('completed');
+    expect((await jobState('test.roles', id!))?.state).toBe('completed');
     await api.stop();
+  });
+
+  it('of a batch, only the job that failed is retried', async () => {
+    const worker = new JobQueue(database.handle.executor, logger, { work: true, batchSize: 5 });
+    await worker.start();
+    const ran: number[] = [];
+    await worker.register<{ n: number }>('test.batch', async ({ n }) => {
+      ran.push(n);
+      if (n === 2 && ran.filter((m) => m === 2).length === 1) throw new Error('first attempt of job 2 fails');
+    });
+    const ids = await Promise.all([1, 2, 3].map((n) => worker.send('test.batch', { n })));
+    await waitFor('every job to complete', async () => {
+      const states = await Promise.all(ids.map((id) => jobState('test.batch', id!)));
+      return states.every((s) => s?.state === 'completed') ? states : undefined;
+    });
+    expect(ran.sort()).toEqual([1, 2, 2, 3]);
+    expect(await Promise.all(ids.map(async (id) => (await jobState('test.batch', id!))?.retryCount))).toEqual([
+      0, 1, 0,
+    ]);
+    await worker.stop();
   });
 
   it('a graceful stop releases a job that outlasts the timeout, so another worker runs it', async () => {
@@ -182,7 +214,7 @@ describe('job queue', () => {
     const id = await first.send('test.release', {});
     await waitFor('the job to start', async () => (started ? true : undefined));
     await first.stop();
-    expect((await jobState(database.handle, id!))?.state).toBe('retry');
+    expect((await jobState('test.release', id!))?.state).toBe('retry');
 
     const ran: string[] = [];
     const second = new JobQueue(database.handle.executor, logger, { work: true });
@@ -191,48 +223,107 @@ describe('job queue', () => {
       ran.push('again');
     });
     await waitFor('the retry', async () =>
-      (await jobState(database.handle, id!))?.state === 'completed' ? true : undefined,
+      (await jobState('test.release', id!))?.state === 'completed' ? true : undefined,
     );
     expect(ran).toEqual(['again']);
     await second.stop();
   });
 
-  it('the lease of a running job is renewed; a job whose process died runs again after the lease', async () => {
-    const alive = new JobQueue(database.handle.executor, logger, { work: true, leaseSeconds: 5 });
+  it('refuses a lease pg-boss cannot keep', () => {
+    expect(() => new JobQueue(database.handle.executor, logger, { leaseSeconds: 5 })).toThrow(/at least 10/);
+    expect(() => loadConfig({ JOB_LEASE_SECONDS: '9' })).toThrow(/JOB_LEASE_SECONDS/);
+    expect(loadConfig({ JOB_LEASE_SECONDS: '10' }).jobLeaseSeconds).toBe(10);
+  });
+
+  it('a running job keeps its lease by heartbeats; a job whose process died runs again after the lease', async () => {
+    const alive = new JobQueue(database.handle.executor, logger, { work: true, leaseSeconds: 10 });
     await alive.start();
     let runs = 0;
     await alive.register('test.lease', async () => {
       runs += 1;
-      await sleep(9000); // longer than the lease: only the heartbeat keeps it
+      await sleep(16_000); // longer than the lease and a supervision pass: only the heartbeats keep it
     });
     const id = await alive.send('test.lease', {});
     await waitFor('completion', async () =>
-      (await jobState(database.handle, id!))?.state === 'completed' ? true : undefined,
+      (await jobState('test.lease', id!))?.state === 'completed' ? true : undefined,
     );
     expect(runs).toBe(1);
     await alive.stop();
 
-    // A job left active by a process that vanished (no heartbeat): expired by maintenance, then retried.
+    // A worker that takes the job and then vanishes (no heartbeat, no completion): the job is failed by
+    // supervision once its lease runs out, then retried by a live worker.
     const dead = await alive.send('test.lease', {});
-    await database.handle.executor.executeSql(
-      `update pgboss.job set state = 'active', started_on = now() + interval '3 seconds' - expire_in, retry_count = 1
-       where id = $1`,
-      [dead],
-    );
-    const rescuer = new JobQueue(database.handle.executor, logger, { work: true, leaseSeconds: 5 });
+    const taken = await boss.fetch('test.lease');
+    expect(taken.map((job) => job.id)).toEqual([dead]);
+    expect(await jobState('test.lease', dead!)).toEqual({ state: 'active', retryCount: 0 });
+    const rescuer = new JobQueue(database.handle.executor, logger, { work: true, leaseSeconds: 10 });
     await rescuer.start();
     const rescued: string[] = [];
     await rescuer.register('test.lease', async () => {
       rescued.push('ran');
     });
     await waitFor(
-      'the expired job to run again',
-      async () => ((await jobState(database.handle, dead!))?.state === 'completed' ? true : undefined),
-      30_000,
+      'the abandoned job to run again',
+      async () => ((await jobState('test.lease', dead!))?.state === 'completed' ? true : undefined),
+      40_000,
     );
     expect(rescued).toEqual(['ran']);
+    expect((await jobState('test.lease', dead!))?.retryCount).toBe(1);
     await rescuer.stop();
-  });
+  }, 90_000);
+});
+
+describe('job queue upgrade from pg-boss 10', () => {
+  it('moves the jobs still to run from a pg-boss 10 database across, once, and drops the old tables', async () => {
+    const database = await openTestDatabase();
+    const { executor } = database.handle;
+    const boss = new PgBoss({
+      db: executor,
+      schema: 'pgboss',
+      supervise: false,
+      schedule: false,
+      registerInstance: false,
+    });
+    try {
+      // The job tables as pg-boss 10.4.2 left them: two jobs due, one in retry, one that was running when its
+      // process went away, one due in a few seconds, and finished ones.
+      await executor.executeSql(readFileSync(path.join(import.meta.dirname, 'support/pgboss-10.sql'), 'utf8'));
+      const ran: number[] = [];
+      const first = new JobQueue(executor, logger, { work: true, leaseSeconds: 10 });
+      await first.start();
+      await first.register<{ n: number }>('test.v10', async ({ n }) => {
+        ran.push(n);
+      });
+      await waitFor('the jobs that were still to run', async () => (ran.length >= 4 ? true : undefined));
+      expect(ran.sort()).toEqual([1, 2, 3, 4]);
+
+      await boss.start();
+      expect(await boss.schemaVersion()).toBeGreaterThan(24);
+      const jobs = new Map((await boss.findJobs('test.v10')).map((job) => [job.id.slice(-1), job]));
+      expect([...jobs.keys()].sort()).toEqual(['1', '2', '3', '4']);
+      expect([...jobs.values()].every((job) => job.state === 'completed')).toBe(true);
+      expect(jobs.get('1')?.singletonKey).toBe('delivery-1');
+      expect(jobs.get('2')?.retryLimit).toBe(3); // it had used 2 of its 5 retries
+      expect(jobs.get('1')?.retryLimit).toBe(5);
+      expect(jobs.get('4')!.startAfter.getTime() - jobs.get('1')!.startAfter.getTime()).toBeGreaterThan(60_000);
+      const { rows } = await executor.executeSql(`select to_regnamespace('pgboss_v10') is null as gone`);
+      expect(rows[0]?.gone).toBe(true);
+      await first.stop();
+
+      // Started again: nothing is moved twice.
+      const second = new JobQueue(executor, logger, { work: true, leaseSeconds: 10 });
+      await second.start();
+      await second.register<{ n: number }>('test.v10', async ({ n }) => {
+        ran.push(n);
+      });
+      await sleep(2500);
+      expect(ran).toHaveLength(4);
+      await second.stop();
+    } finally {
+      await boss.stop({ close: false });
+      await database.drop();
+    }
+  }, 90_000);
 });
 
 const serverUrl = process.env.TEST_DATABASE_URL;

@@ -69,9 +69,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       executor: {
         async executeSql(text, values) {
           const result = await pool.query(text, values as unknown[] | undefined);
-          // A multi-statement text answers an array of results; the last one carries the rows.
-          const last = Array.isArray(result) ? result[result.length - 1] : result;
-          return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
+          // A multi-statement text answers an array of results: the rows of all of them, in order (pg-boss
+          // sends `BEGIN; … RETURNING …; COMMIT` blocks and reads the rows of the middle statement).
+          const results: pg.QueryResult[] = Array.isArray(result) ? result : [result];
+          return { rows: results.flatMap((r) => r?.rows ?? []) as Record<string, unknown>[] };
         },
       },
       pool,
@@ -92,13 +93,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pglite: client,
     executor: {
       async executeSql(text, values) {
-        if (!values || values.length === 0) {
-          // exec() runs several statements (pg-boss's schema creation); query() allows only one.
-          const results = await client.exec(text);
-          return { rows: (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[] };
+        try {
+          if (!values || values.length === 0) {
+            // exec() runs several statements (pg-boss's schema creation, its `BEGIN; …; COMMIT` blocks);
+            // query() allows only one. The rows of all of them, in order, as on PostgreSQL.
+            const results = await client.exec(text);
+            return { rows: results.flatMap((r) => r.rows ?? []) as Record<string, unknown>[] };
+          }
+          const result = await client.query(text, values);
+          return { rows: result.rows as Record<string, unknown>[] };
+        } catch (err) {
+          // PGlite is one session: a statement that failed inside an explicit transaction would leave it
+          // aborted for every later query. PostgreSQL's pool drops such a connection; here roll it back.
+          if (client.isInTransaction()) await client.query('ROLLBACK').catch(() => {});
+          throw err;
         }
-        const result = await client.query(text, values);
-        return { rows: result.rows as Record<string, unknown>[] };
       },
     },
     close: () => client.close(),

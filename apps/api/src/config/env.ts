@@ -22,7 +22,7 @@ const zEnv = z.object({
   // Scale-out: what this process runs (all = HTTP and background jobs in one process, as `npm start`).
   PROCESS_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   WORKER_HEALTH_PORT: z.preprocess(emptyToUndefined, port.optional()),
-  JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
   JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
   MASTER_KEY: z.preprocess(

@@ -1,6 +1,7 @@
 import type { SqlExecutor } from '@cp/db';
-import PgBoss from 'pg-boss';
+import { type Job, type JobResult, PgBoss } from 'pg-boss';
 import type { Logger } from '../lib/logger.ts';
+import { moveV10Jobs, setAsideV10 } from './pgboss-v10.ts';
 
 export type JobHandler<T> = (data: T) => Promise<void>;
 
@@ -11,9 +12,10 @@ export interface JobQueueOptions {
    */
   work?: boolean;
   /**
-   * How long a running job holds before pg-boss takes it for dead and retries it elsewhere. A running job
-   * renews its lease every third of it (a heartbeat), so only jobs of a process that died (SIGKILL, crash,
-   * lost machine) expire; they run again about one lease later.
+   * How long a running job holds without a sign of life before pg-boss takes it for dead and retries it
+   * elsewhere (pg-boss's `heartbeatSeconds`, at least 10). The worker sends a heartbeat every third of it,
+   * so only jobs of a process that died (SIGKILL, crash, lost machine) lose it; they run again about one
+   * and a half leases later (the lease, then the next supervision pass).
    */
   leaseSeconds?: number;
   /** Graceful stop: how long running jobs may take to finish before they are released (retried elsewhere). */
@@ -34,32 +36,38 @@ const DEFAULT_BATCH_SIZE = 10;
  */
 const JOB_TIME_LIMIT_SECONDS = 4 * 3600;
 
+/** pg-boss refuses a heartbeat under 10 seconds. */
+export const MIN_LEASE_SECONDS = 10;
+
 /**
  * Durable background jobs on pg-boss, over whichever database the API uses (PGlite through pg-boss's
  * `db.executeSql` option, PostgreSQL through the same executor). Jobs survive restarts and retry.
+ * Only pg-boss's public API touches its tables (schema `pgboss`): `start()` creates them, or migrates
+ * those of an older pg-boss.
  */
+const SCHEMA = 'pgboss';
+
 export class JobQueue {
   readonly #boss: PgBoss;
-  readonly #executor: SqlExecutor;
+  readonly #db: SqlExecutor;
   readonly #logger: Logger;
   readonly #work: boolean;
   readonly #leaseSeconds: number;
   readonly #stopTimeoutMs: number;
   readonly #batchSize: number;
   readonly #exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
-  /** Jobs running in this process, by queue: the heartbeat renews their lease. */
-  readonly #running = new Map<string, Set<string>>();
-  #heartbeat: NodeJS.Timeout | undefined;
   #started = false;
   /** pg-boss statements in flight and batches running: the database must stay open until both are 0. */
   #statements = 0;
   #batches = 0;
 
   constructor(executor: SqlExecutor, logger: Logger, options: JobQueueOptions = {}) {
-    this.#executor = executor;
     this.#logger = logger;
     this.#work = options.work ?? true;
     this.#leaseSeconds = options.leaseSeconds ?? 60;
+    if (!Number.isInteger(this.#leaseSeconds) || this.#leaseSeconds < MIN_LEASE_SECONDS) {
+      throw new Error(`The job lease must be a whole number of seconds, at least ${MIN_LEASE_SECONDS}.`);
+    }
     this.#stopTimeoutMs = options.stopTimeoutMs ?? 5000;
     this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.#exclusive = options.exclusive ?? ((fn) => fn());
@@ -73,13 +81,16 @@ export class JobQueue {
         }
       },
     };
+    // Jobs whose heartbeat stopped are found by supervision (one process at a time, whichever is due first).
+    const supervisionSeconds = Math.max(1, Math.floor(this.#leaseSeconds / 2));
+    this.#db = tracked;
     this.#boss = new PgBoss({
       db: tracked,
-      schema: 'pgboss',
-      // Expired leases are found by maintenance (one process at a time, whichever is due first).
+      schema: SCHEMA,
       supervise: this.#work,
       schedule: this.#work,
-      maintenanceIntervalSeconds: Math.max(1, Math.floor(this.#leaseSeconds / 2)),
+      superviseIntervalSeconds: supervisionSeconds,
+      monitorIntervalSeconds: supervisionSeconds,
     });
     this.#boss.on('error', (err: unknown) => this.#logger.error({ err }, 'job queue error'));
   }
@@ -90,13 +101,14 @@ export class JobQueue {
   }
 
   async start() {
+    // A database that pg-boss 10 worked on: its schema is set aside, pg-boss installs a fresh one, and the
+    // jobs still to run move across (see pgboss-v10.ts).
+    await this.#exclusive(() => setAsideV10(this.#db, SCHEMA));
     await this.#boss.start();
+    await this.#exclusive(() =>
+      moveV10Jobs(this.#boss, this.#db, this.#logger, { heartbeatSeconds: this.#leaseSeconds }),
+    );
     this.#started = true;
-    if (this.#work) {
-      const every = Math.max(1000, Math.floor((this.#leaseSeconds * 1000) / 3));
-      this.#heartbeat = setInterval(() => void this.#renewLeases(), every);
-      this.#heartbeat.unref();
-    }
   }
 
   /**
@@ -106,18 +118,14 @@ export class JobQueue {
   async stop() {
     if (!this.#started) return;
     this.#started = false;
-    try {
-      await this.#boss.stop({ graceful: true, timeout: this.#stopTimeoutMs, close: false });
-      // A fetch may still be in flight (its jobs are handed back, see register), and pg-boss completes or
-      // fails jobs without awaiting: wait until nothing uses the database any more (the caller closes it next).
-      const deadline = Date.now() + 5000;
-      let idleChecks = 0;
-      while (idleChecks < 3 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        idleChecks = this.#statements === 0 && this.#batches === 0 ? idleChecks + 1 : 0;
-      }
-    } finally {
-      clearInterval(this.#heartbeat);
+    await this.#boss.stop({ graceful: true, timeout: this.#stopTimeoutMs, close: false });
+    // A fetch may still be in flight (its jobs are handed back, see register): wait until nothing uses the
+    // database any more (the caller closes it next).
+    const deadline = Date.now() + 5000;
+    let idleChecks = 0;
+    while (idleChecks < 3 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      idleChecks = this.#statements === 0 && this.#batches === 0 ? idleChecks + 1 : 0;
     }
   }
 
@@ -130,77 +138,59 @@ export class JobQueue {
       retryLimit: options.retryLimit ?? 5,
       retryBackoff: true,
       expireInSeconds: JOB_TIME_LIMIT_SECONDS,
+      // The lease: a job whose worker stops sending heartbeats is failed (and retried) by supervision.
+      heartbeatSeconds: this.#leaseSeconds,
     };
     // Creating is a no-op for an existing queue; the update brings its settings (the lease) up to date.
     await this.#exclusive(() =>
       retryOnDeadlock(async () => {
-        await this.#boss.createQueue(queue, { name: queue, ...queueOptions });
-        await this.#boss.updateQueue(queue, { name: queue, ...queueOptions });
+        await this.#boss.createQueue(queue, queueOptions);
+        await this.#boss.updateQueue(queue, queueOptions);
       }),
     );
     if (!this.#work) return;
-    // Several jobs per fetch, run side by side, and the next fetch at once after a full batch: pg-boss
-    // otherwise waits for the polling interval after every fetch, which caps a busy queue at one batch a second.
+    // Several jobs per fetch, run side by side, and the next fetch at once after a full batch (pg-boss
+    // otherwise waits for the polling interval after every fetch, which caps a busy queue at one batch a
+    // second). Each job of a batch is settled on its own: only the jobs that failed are retried.
     const batchSize = options.batchSize ?? this.#batchSize;
-    const workerId: string = await this.#boss.work<T>(queue, { pollingIntervalSeconds: 1, batchSize }, async (jobs) => {
-      // Fetched while stopping: fail them at once, so they go back to the queue for another worker.
-      if (!this.#started) throw new Error('The worker is stopping; the job goes back to the queue.');
-      this.#batches += 1;
-      try {
-        await this.#runBatch(queue, jobs, handler);
-      } finally {
-        this.#batches -= 1;
-      }
-      if (jobs.length >= batchSize && this.#started) this.#boss.notifyWorker(workerId);
-    });
+    await this.#boss.work<T>(
+      queue,
+      {
+        pollingIntervalSeconds: 1,
+        batchSize,
+        burstWhenBatchFull: true,
+        perJobResults: true,
+        heartbeatRefreshSeconds: Math.max(1, Math.floor(this.#leaseSeconds / 3)),
+      },
+      async (jobs) => {
+        // Fetched while stopping: fail them at once, so they go back to the queue for another worker.
+        if (!this.#started) throw new Error('The worker is stopping; the job goes back to the queue.');
+        this.#batches += 1;
+        try {
+          return await this.#runBatch(queue, jobs, handler);
+        } finally {
+          this.#batches -= 1;
+        }
+      },
+    );
   }
 
-  async #runBatch<T extends object>(queue: string, jobs: PgBoss.Job<T>[], handler: JobHandler<T>) {
-    const running = this.#running.get(queue) ?? new Set<string>();
-    this.#running.set(queue, running);
-    for (const job of jobs) running.add(job.id);
-    await this.#renew(
-      queue,
-      jobs.map((job) => job.id),
-    );
-    await Promise.all(
-      jobs.map(async (job) => {
+  async #runBatch<T extends object>(queue: string, jobs: Job<T>[], handler: JobHandler<T>): Promise<JobResult[]> {
+    return Promise.all(
+      jobs.map(async (job): Promise<JobResult> => {
         try {
           await handler(job.data);
+          return { id: job.id, status: 'completed' };
         } catch (err) {
           this.#logger.warn({ err, queue, jobId: job.id }, 'job failed; it will be retried');
-          // Only this job fails (and retries); the others of the batch complete.
-          await this.#boss
-            .fail(queue, job.id, { message: err instanceof Error ? err.message : String(err) })
-            .catch((failErr: unknown) => this.#logger.error({ err: failErr, queue }, 'job not marked failed'));
-        } finally {
-          running.delete(job.id);
+          return {
+            id: job.id,
+            status: 'failed',
+            output: { message: err instanceof Error ? err.message : String(err) },
+          };
         }
       }),
     );
-  }
-
-  async #renewLeases() {
-    for (const [queue, ids] of this.#running) {
-      if (ids.size > 0) await this.#renew(queue, [...ids]);
-    }
-  }
-
-  /**
-   * Renews the lease of running jobs: pg-boss expires an active job at `started_on + expire_in`, so sliding
-   * `started_on` puts that moment one lease ahead while `expire_in` (the hard limit pg-boss also applies in
-   * process) stays as it is. A job whose process died stops being renewed and expires a lease later.
-   */
-  async #renew(queue: string, ids: string[]) {
-    try {
-      await this.#executor.executeSql(
-        `update pgboss.job set started_on = now() + make_interval(secs => $3) - expire_in
-         where name = $1 and id = any($2::uuid[]) and state = 'active'`,
-        [queue, ids, this.#leaseSeconds],
-      );
-    } catch (err) {
-      this.#logger.warn({ err, queue }, 'job lease not renewed');
-    }
   }
 
   /** A recurring job (cron, UTC); pg-boss makes sure one process runs each occurrence. */
