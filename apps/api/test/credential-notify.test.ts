@@ -2,7 +2,9 @@ import { schema } from '@cp/db';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { notifyPaging } from '../src/modules/credentials/credential-deliveries.service.ts';
+import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { jobsSettled } from './support/wait.ts';
 
 /**
  * "Send" sends exactly what the screen says: only the credentials named by id or by import, each once, and
@@ -107,7 +109,8 @@ describe('notify via schema: exactly the named credentials', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ queued: 2 });
     await waitForMails(['one@exact-club.example', 'two@exact-club.example']);
-    await sleep(1000); // any stray job would have run by now
+    // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
+    await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     expect(await mailsTo('api@exact-club.example')).toHaveLength(0);
     expect(await deliveriesOfCredentials([earlier.id])).toHaveLength(0);
     const deliveries = await deliveriesOfCredentials(chosen.map((c) => c.id));
@@ -167,7 +170,8 @@ describe('notify via schema: exactly the named credentials', () => {
     });
     expect(foreignSchema.statusCode).toBe(404);
     await waitForMails(['mine@attacker.example']);
-    await sleep(800);
+    // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
+    await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     expect(await mailsTo('victim@victim.example')).toHaveLength(0);
     expect(await deliveriesOfCredentials([theirs.id])).toHaveLength(0);
     // And the victim can still send its own, once.
@@ -207,7 +211,8 @@ describe('notify via schema: exactly the named credentials', () => {
     expect(first.json()).toEqual({ queued: 1 });
     expect((await notify(headers, { schema_id: schemaId, credential_ids: all })).json()).toEqual({ queued: 0 });
     await waitForMails(['ok@counting.example']);
-    await sleep(800);
+    // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
+    await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     for (const email of ['revoked', 'deleted', 'claimed', 'other']) {
       expect(await mailsTo(`${email}@counting.example`)).toHaveLength(0);
     }
@@ -254,7 +259,8 @@ describe('notify via schema: exactly the named credentials', () => {
     expect(response.json()).toEqual({ queued: 5 });
     const emails = ['ann', 'cid', 'dee', 'eve', 'fay'].map((n) => `${n}@import-mail.example`);
     await waitForMails(emails);
-    await sleep(800);
+    // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
+    await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     for (const email of emails) expect(await mailsTo(email)).toHaveLength(1);
     expect(await mailsTo('typed@import-mail.example')).toHaveLength(0);
     // Ids and the import together: the typed recipient now, the import's rows not again.
@@ -282,7 +288,8 @@ describe('notify via schema: exactly the named credentials', () => {
     const wrongSchema = await notify(a.headers, { schema_id: other.json().id, import_id: imported.id });
     expect(wrongSchema.statusCode).toBe(400);
     expect(await deliveriesOfCredentials([(list.json().results[0]?.id as string) ?? imported.id])).toHaveLength(0);
-    await sleep(500);
+    // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
+    await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     expect(await mailsTo('gus@import-owner.example')).toHaveLength(0);
   });
 });
