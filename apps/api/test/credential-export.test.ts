@@ -251,11 +251,16 @@ describe('credential CSV export', () => {
     const rows = 40_000;
     // Long names: the whole file is ~25 MB, so holding it (or its rows) would show in the heap.
     await sqlOf(
-      `insert into credentials (organization_id, schema_id, schema_snapshot, name, recipient_email,
-         recipient_first_name, recipient_last_name, claims, status, status_index, created_at)
+      `with fixture_list as (
+       -- A full list of its own (number 1000) for rows written directly: the API's allocation never picks it.
+       insert into status_lists (organization_id, number, size, next_index) values ($1::uuid, 1000, 16777216, 16777216)
+       on conflict (organization_id, number) do update set size = excluded.size returning id
+     )
+     insert into credentials (organization_id, schema_id, schema_snapshot, name, recipient_email,
+         recipient_first_name, recipient_last_name, claims, status, status_list_id, status_index, created_at)
        select $1::uuid, $2::uuid, '{"name":"Membership"}', 'Bulk credential ' || g || ' ' || repeat('n', 200),
          'bulk' || g || '@example.com', 'First' || g || repeat('f', 80), 'Last' || g || repeat('l', 80), '{}',
-         'CREATED', g, now() - g * interval '1 second'
+         'CREATED', (select id from fixture_list), g, now() - g * interval '1 second'
        from generate_series(1, $3::int) g`,
       [org.organization.id, org.schemaRecord.schema.id, rows],
     );

@@ -123,10 +123,15 @@ async function connect(id: string) {
 /** Inserts credentials straight into the table, in the shape the API writes them (one statement). */
 async function insertRaw(organizationId: string, schemaId: string, n: number, status = 'CREATED') {
   await sqlOf(
-    `insert into credentials (organization_id, schema_id, schema_snapshot, name, recipient_email, recipient_first_name,
-       recipient_last_name, claims, status, status_index)
+    `with fixture_list as (
+       -- A full list of its own (number 1000) for rows written directly: the API's allocation never picks it.
+       insert into status_lists (organization_id, number, size, next_index) values ($1::uuid, 1000, 16777216, 16777216)
+       on conflict (organization_id, number) do update set size = excluded.size returning id
+     )
+     insert into credentials (organization_id, schema_id, schema_snapshot, name, recipient_email, recipient_first_name,
+       recipient_last_name, claims, status, status_list_id, status_index)
      select $1::uuid, $2::uuid, '{"name":"Membership"}'::jsonb, 'Bulk ' || g, 'bulk' || g || '@example.com', 'Bulk',
-       'Person' || g, '{}'::jsonb, $3, 100000 + g + (select count(*) from credentials where organization_id = $1)
+       'Person' || g, '{}'::jsonb, $3, (select id from fixture_list), 100000 + g + (select count(*) from credentials where organization_id = $1)
      from generate_series(1, $4::int) g`,
     [organizationId, schemaId, status, n],
   );

@@ -135,10 +135,15 @@ async function seed(organizationId: string, schemaId: string) {
     for (const status of statuses) {
       n += 1;
       await sqlOf(
-        `insert into credentials (organization_id, schema_id, schema_snapshot, name, recipient_email,
-           recipient_first_name, recipient_last_name, claims, status, status_index, created_at, issued_at,
-           claimed_at, revoked_at)
-         values ($1, $2, '{"name":"Membership"}', 'Sorted', $3, 'Holder', $4, '{}', $5, $6, $7,
+        `with fixture_list as (
+       -- A full list of its own (number 1000) for rows written directly: the API's allocation never picks it.
+       insert into status_lists (organization_id, number, size, next_index) values ($1::uuid, 1000, 16777216, 16777216)
+       on conflict (organization_id, number) do update set size = excluded.size returning id
+     )
+     insert into credentials (organization_id, schema_id, schema_snapshot, name, recipient_email,
+           recipient_first_name, recipient_last_name, claims, status, status_list_id, status_index, created_at,
+           issued_at, claimed_at, revoked_at)
+         values ($1, $2, '{"name":"Membership"}', 'Sorted', $3, 'Holder', $4, '{}', $5, (select id from fixture_list), $6, $7,
            case when $5 <> 'CREATED' then $7::timestamptz end,
            case when $5 in ('CLAIMED', 'REVOKED') then $7::timestamptz end,
            case when $5 = 'REVOKED' then $7::timestamptz end)`,

@@ -624,7 +624,7 @@ describe('verification management: validation and isolation', () => {
 async function issueWithExpiry() {
   const { getActiveSigner } = await import('../src/modules/organization-keys/organization-keys.service.ts');
   const { issueSdJwtVc } = await import('@cp/credentials');
-  const { credentialVct, issuerUrl } = await import('../src/modules/organization-keys/identifiers.ts');
+  const { credentialVct, issuerUrl, statusListUri } = await import('../src/modules/organization-keys/identifiers.ts');
   const signer = await getActiveSigner(t.runtime.ctx.keys, issuer.organization.id);
   const [row] = await t.runtime.ctx.database.db
     .select()
@@ -645,7 +645,10 @@ async function issueWithExpiry() {
       email: 'ada@example.com',
       homepage: 'https://ada.example/',
     },
-    status: { idx: row!.statusIndex, uri: `${issuerUrl(t.config.publicUrl, issuer.organization.id)}/status-list` },
+    status: {
+      idx: row!.statusIndex,
+      uri: statusListUri(t.config.publicUrl, issuer.organization.id, row!.statusListId),
+    },
     issuedAt: now - 7200,
     expiresAt: now - 3600,
   });

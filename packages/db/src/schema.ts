@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -471,17 +472,46 @@ export const organizationKeys = pgTable(
   ],
 );
 
-/** Each organization's status list: how many indexes are allocated (bits are read from credentials). */
-export const statusLists = pgTable('status_lists', {
-  organizationId: uuid('organization_id')
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: 'cascade' }),
-  size: integer('size').notNull(),
-  nextIndex: integer('next_index').notNull().default(0),
-  /** Bumped with every revocation (same transaction): a signed list cached for an older revision is stale. */
-  revision: bigint('revision', { mode: 'number' }).notNull().default(0),
-  updatedAt: updatedAt(),
-});
+/**
+ * An organization's Token Status Lists: as many as it needs, each with its own id and URI
+ * (`/orgs/:id/status-lists/:statusListId`; list number 1 also answers at the older `/orgs/:id/status-list`).
+ * The bits are read from credentials (status_list_id, status_index, revoked_at). An index is handed out by
+ * advancing `next_index` (positions in the list's own shuffled order, see credentials.repository.ts
+ * allocateStatusIndexes): index = random_from + shuffle(seed, size - random_from)(position - random_from).
+ */
+export const statusLists = pgTable(
+  'status_lists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** 1, 2, 3… within the organization, in the order the lists were opened. */
+    number: integer('number').notNull(),
+    size: integer('size').notNull(),
+    /** How many positions are handed out; the list is full at `size`. */
+    nextIndex: integer('next_index').notNull().default(0),
+    /**
+     * Indexes below this were handed out in order before lists were shuffled (migration 0013 sets it to the
+     * old counter): the shuffle covers only [random_from, size).
+     */
+    randomFrom: integer('random_from').notNull().default(0),
+    /** The key of the list's shuffle (secret: it maps issuance order to indexes). */
+    seed: text('seed').notNull().default(sql`md5(gen_random_uuid()::text)`),
+    /** Bumped with every revocation in this list (same transaction): a signed list cached for an older revision is stale. */
+    revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('status_lists_org_number_key').on(t.organizationId, t.number),
+    // The target of credentials' (organization_id, status_list_id) foreign key: a credential's list is its
+    // organization's.
+    uniqueIndex('status_lists_org_id_key').on(t.organizationId, t.id),
+    // The lists that still have room (allocation picks among them).
+    index('status_lists_open_idx').on(t.organizationId).where(sql`${t.nextIndex} < ${t.size}`),
+  ],
+);
 
 export const credentials = pgTable(
   'credentials',
@@ -502,6 +532,8 @@ export const credentials = pgTable(
     claims: jsonb('claims').$type<Record<string, string | number | boolean>>().notNull(),
     /** CREATED | ISSUED | CLAIMED | REVOKED (EXPIRED is derived from the offer's expiry). */
     status: text('status').notNull().default('CREATED'),
+    /** The status list holding the credential's bit (of the same organization: composite foreign key). */
+    statusListId: uuid('status_list_id').notNull(),
     statusIndex: integer('status_index').notNull(),
     signingKeyId: uuid('signing_key_id').references(() => organizationKeys.id, { onDelete: 'set null' }),
     holderJwk: jsonb('holder_jwk').$type<PublicJwk>(),
@@ -559,7 +591,15 @@ export const credentials = pgTable(
     // filter.search: a trigram index (pg_trgm) answers `search_text like '%term%'`.
     index('credentials_search_idx').using('gin', t.searchText.op('gin_trgm_ops')).where(sql`${t.deletedAt} is null`),
     uniqueIndex('credentials_import_row_key').on(t.importId, t.importRow),
-    uniqueIndex('credentials_status_index_key').on(t.organizationId, t.statusIndex),
+    // Never the same (list, index) twice (Token Status List: the Issuer MUST prevent double allocation).
+    uniqueIndex('credentials_status_index_key').on(t.statusListId, t.statusIndex),
+    // The revoked bits of one list: what building its token reads.
+    index('credentials_status_revoked_idx').on(t.statusListId, t.statusIndex).where(sql`${t.revokedAt} is not null`),
+    foreignKey({
+      name: 'credentials_status_list_fk',
+      columns: [t.organizationId, t.statusListId],
+      foreignColumns: [statusLists.organizationId, statusLists.id],
+    }).onDelete('cascade'),
   ],
 );
 

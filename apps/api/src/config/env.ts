@@ -83,7 +83,7 @@ const zEnv = z.object({
   // Credential engine.
   PLATFORM_CA_CERT_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   PLATFORM_CA_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
-  STATUS_LIST_SIZE: z.coerce.number().int().min(1024).max(8_388_608).default(131_072),
+  STATUS_LIST_SIZE: z.coerce.number().int().min(16).max(8_388_608).default(131_072),
   STATUS_LIST_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   // Verifier: extra PEM certificate authorities trusted for issuers' x5c chains (the platform CA always is).
   VERIFIER_TRUST_ANCHORS_FILE: z.preprocess(emptyToUndefined, z.string().optional()),

@@ -1,5 +1,6 @@
 import { type Database, schema } from '@cp/db';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import type { StatusSlot } from './credentials.repository.ts';
 
 const { credentialImports, credentials } = schema;
 export type CredentialImportRow = typeof credentialImports.$inferSelect;
@@ -87,8 +88,8 @@ export interface ImportedCredentialsBatch {
   description: string | null;
   createdByUserId: string | null;
   importId: string;
-  /** The first reserved status-list index; row i gets firstStatusIndex + i. */
-  firstStatusIndex: number;
+  /** The reserved status-list slots (allocateStatusIndexes): row i gets statusSlots[i]. */
+  statusSlots: StatusSlot[];
   rows: { row: number; email: string; firstName: string; lastName: string; claims: Record<string, unknown> }[];
 }
 
@@ -106,17 +107,20 @@ export async function insertImportedCredentials(db: Database, batch: ImportedCre
     first_name: r.firstName,
     last_name: r.lastName,
     claims: r.claims,
+    status_list_id: batch.statusSlots[i]!.statusListId,
+    status_index: batch.statusSlots[i]!.statusIndex,
   }));
   const result = await db.execute(sql`
     insert into ${credentials} (
       organization_id, schema_id, schema_snapshot, name, description, recipient_email, recipient_first_name,
-      recipient_last_name, claims, status_index, created_by_user_id, import_id, import_row
+      recipient_last_name, claims, status_list_id, status_index, created_by_user_id, import_id, import_row
     )
     select ${batch.organizationId}::uuid, ${batch.schemaId}::uuid, ${JSON.stringify(batch.schemaSnapshot)}::jsonb,
       ${batch.name}, ${batch.description}, r.email, r.first_name, r.last_name, r.claims,
-      ${batch.firstStatusIndex}::int + r.i, ${batch.createdByUserId}::uuid, ${batch.importId}::uuid, r.line
+      r.status_list_id, r.status_index, ${batch.createdByUserId}::uuid, ${batch.importId}::uuid, r.line
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      as r(i int, line int, email text, first_name text, last_name text, claims jsonb)
+      as r(i int, line int, email text, first_name text, last_name text, claims jsonb, status_list_id uuid,
+        status_index int)
     on conflict (import_id, import_row) do nothing
   `);
   return (result as { rowCount?: number | null; affectedRows?: number }).rowCount ?? 0;

@@ -266,13 +266,12 @@ export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: str
     batch = [];
     if (rows.length > 0) {
       await deps.db.transaction(async (tx) => {
-        const first = await credentialsRepository.allocateStatusIndexes(
+        const statusSlots = await credentialsRepository.allocateStatusIndexes(
           tx,
           job.organizationId,
           deps.statusListSize,
           rows.length,
         );
-        if (first === null) throw new StatusListFull();
         await repository.insertImportedCredentials(tx, {
           organizationId: job.organizationId,
           schemaId: snapshot.id,
@@ -281,7 +280,7 @@ export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: str
           description: job.credentialDescription,
           createdByUserId: job.createdByUserId,
           importId,
-          firstStatusIndex: first,
+          statusSlots,
           rows,
         });
       });
@@ -327,7 +326,6 @@ export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: str
     }
     await flush();
   } catch (err) {
-    if (err instanceof StatusListFull) return fail('The status list of the organization is full.');
     if (err instanceof AppError && err.code === 'CREDENTIAL_IMPORT_HEADER_INVALID') return fail(err.message);
     if ((err as { code?: string }).code?.startsWith?.('CSV_')) return fail('Please upload a valid CSV file');
     throw err; // a database or storage failure: the job is retried and resumes
@@ -352,8 +350,6 @@ export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: str
   });
   await deps.storage.delete(job.storageKey).catch(() => undefined);
 }
-
-class StatusListFull extends Error {}
 
 /** One row against the schema: the same rules as a credential created one by one. */
 export function validateRow(attributes: SchemaAttributes, values: Record<string, string>) {

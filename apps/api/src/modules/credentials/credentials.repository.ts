@@ -18,51 +18,176 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import { statusListShuffle } from './status-list-shuffle.ts';
 
 const { credentials, credentialCounts, credentialOffers, statusLists } = schema;
 export type CredentialRow = typeof credentials.$inferSelect;
 export type CredentialOfferRow = typeof credentialOffers.$inferSelect;
 
-/**
- * Reserves the next status-list index of the organization (one atomic statement: concurrent issuers
- * never share an index). Answers null when the list is full.
- */
-export async function allocateStatusIndex(db: Database, organizationId: string, size: number): Promise<number | null> {
-  const [row] = await db
-    .insert(statusLists)
-    .values({ organizationId, size, nextIndex: 1 })
-    .onConflictDoUpdate({
-      target: statusLists.organizationId,
-      set: { nextIndex: sql`${statusLists.nextIndex} + 1`, updatedAt: new Date() },
-      setWhere: sql`${statusLists.nextIndex} < ${statusLists.size}`,
-    })
-    .returning({ nextIndex: statusLists.nextIndex });
-  return row ? row.nextIndex - 1 : null;
+/** Where a credential's status bit lives: one index of one of its organization's status lists. */
+export interface StatusSlot {
+  statusListId: string;
+  statusIndex: number;
 }
 
-export async function findStatusListSize(db: Database, organizationId: string) {
-  const [row] = await db.select().from(statusLists).where(eq(statusLists.organizationId, organizationId));
+/**
+ * How many lists of an organization may be open (with room) at once. One list while issuance is calm (the
+ * bigger the list, the bigger the herd a status check hides in); more only when every open list is locked by
+ * a concurrent allocation at that moment, so concurrent issuers spread over several rows instead of queueing
+ * on one.
+ */
+export const STATUS_LISTS_OPEN_MAX = 4;
+
+/**
+ * Reserves one status-list slot of the organization (see allocateStatusIndexes).
+ */
+export async function allocateStatusIndex(db: Database, organizationId: string, size: number): Promise<StatusSlot> {
+  const [slot] = await allocateStatusIndexes(db, organizationId, size, 1);
+  return slot!;
+}
+
+/**
+ * Reserves `n` status-list slots of the organization, never one given before (concurrent callers included),
+ * opening new lists of `size` bits as lists fill: there is no ceiling. Answers them in no particular order;
+ * a CSV import's batch gives row i slot i.
+ *
+ * Why this shape (issue 16): each list keeps a counter of positions handed out, and a position becomes an
+ * index through the list's keyed shuffle (status-list-shuffle.ts), so indexes are random within the list and
+ * unique by construction. The alternatives weighed: a random index tried against the unique constraint and
+ * retried needs a retry loop in every insert (a CSV batch is one INSERT … SELECT), collides more and more as a
+ * list fills, and still needs a count to know when a list is full; pre-shuffled blocks of free indexes stored
+ * as rows cost a row per index (10 million credentials: 10 million more rows). The counter row is the only
+ * write, and it is not one hot row: a claim takes a random open list with FOR UPDATE SKIP LOCKED, so a
+ * concurrent claim (or an import holding its list for its batch's transaction) moves on to another open
+ * list, and when every open list is busy a new one is opened (up to STATUS_LISTS_OPEN_MAX; past that, the
+ * claim waits for one). A bulk claim takes as many positions as the list has left and continues in another.
+ */
+export async function allocateStatusIndexes(
+  db: Database,
+  organizationId: string,
+  size: number,
+  n: number,
+): Promise<StatusSlot[]> {
+  const slots: StatusSlot[] = [];
+  while (slots.length < n) {
+    const wanted = n - slots.length;
+    const claimed =
+      (await claimPositions(db, organizationId, wanted, 'skip locked')) ??
+      ((await countOpenStatusLists(db, organizationId)) < STATUS_LISTS_OPEN_MAX
+        ? undefined
+        : await claimPositions(db, organizationId, wanted, 'wait'));
+    if (!claimed) {
+      await openStatusList(db, organizationId, size);
+      continue;
+    }
+    const shuffle = statusListShuffle(claimed.seed, claimed.size - claimed.randomFrom);
+    for (let position = claimed.from; position < claimed.to; position += 1) {
+      slots.push({
+        statusListId: claimed.id,
+        statusIndex: claimed.randomFrom + shuffle(position - claimed.randomFrom),
+      });
+    }
+  }
+  return slots;
+}
+
+/**
+ * Advances the counter of one random open list of the organization by up to `n` positions in one
+ * statement; answers the positions [from, to) taken, or undefined when no open list could be had
+ * (`skip locked`: none free right now; `wait`: none with room).
+ */
+async function claimPositions(db: Database, organizationId: string, n: number, mode: 'skip locked' | 'wait') {
+  const lock = mode === 'skip locked' ? sql`for update skip locked` : sql`for update`;
+  const rows = rowsOf<{ id: string; size: number; seed: string; randomFrom: number; from: number; to: number }>(
+    await db.execute(sql`
+      with picked as (
+        select id, next_index from ${statusLists}
+        where organization_id = ${organizationId} and next_index < size
+        order by random() limit 1 ${lock}
+      )
+      update ${statusLists} s
+      set next_index = least(s.size, picked.next_index + ${n}::int), updated_at = now()
+      from picked where s.id = picked.id
+      returning s.id, s.size, s.seed, s.random_from as "randomFrom", picked.next_index as "from", s.next_index as "to"`),
+  );
+  return rows[0];
+}
+
+async function countOpenStatusLists(db: Database, organizationId: string) {
+  const [row] = await db
+    .select({ value: count() })
+    .from(statusLists)
+    .where(and(eq(statusLists.organizationId, organizationId), lt(statusLists.nextIndex, statusLists.size)));
+  return row?.value ?? 0;
+}
+
+/**
+ * Opens the organization's next list (numbered after its last), unless enough are open by now: a crowd of
+ * callers that all found no list free opens one or a few, not one each. Two callers opening at once compete
+ * for the same number: one wins, the other inserts nothing and claims from the winner's list.
+ */
+async function openStatusList(db: Database, organizationId: string, size: number) {
+  await db.execute(sql`
+    insert into ${statusLists} (organization_id, number, size)
+    select ${organizationId}::uuid, coalesce(max(number), 0) + 1, ${size}::int
+    from ${statusLists} where organization_id = ${organizationId}
+    having count(*) filter (where next_index < size) < ${STATUS_LISTS_OPEN_MAX}
+    on conflict (organization_id, number) do nothing`);
+}
+
+const rowsOf = <T>(result: unknown): T[] =>
+  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+
+/** One list of the organization: by id, or by number (the older URI serves number 1). Another organization's list is never found. */
+export async function findStatusList(db: Database, organizationId: string, list: { id: string } | { number: number }) {
+  const [row] = await db
+    .select({
+      id: statusLists.id,
+      number: statusLists.number,
+      size: statusLists.size,
+      revision: statusLists.revision,
+    })
+    .from(statusLists)
+    .where(
+      and(
+        eq(statusLists.organizationId, organizationId),
+        'id' in list ? eq(statusLists.id, list.id) : eq(statusLists.number, list.number),
+      ),
+    );
   return row;
 }
 
-/** Indexes whose bit is 1: revoked credentials (deleted ones were revoked first). */
-export async function findRevokedIndexes(db: Database, organizationId: string): Promise<number[]> {
+/** The list's indexes whose bit is 1: revoked credentials (deleted ones were revoked first). */
+export async function findRevokedIndexes(
+  db: Database,
+  organizationId: string,
+  statusListId: string,
+): Promise<number[]> {
   const rows = await db
     .select({ index: credentials.statusIndex })
     .from(credentials)
-    .where(and(eq(credentials.organizationId, organizationId), isNotNull(credentials.revokedAt)));
+    .where(
+      and(
+        eq(credentials.organizationId, organizationId),
+        eq(credentials.statusListId, statusListId),
+        isNotNull(credentials.revokedAt),
+      ),
+    );
   return rows.map((r) => r.index);
 }
 
 /**
- * Marks the organization's status list changed: called in the transaction that revokes, so a signed list
- * cached for an older revision is never served after the revocation commits.
+ * Marks the lists just changed by a revocation: called in the transaction that revokes, so a signed list
+ * cached for an older revision is never served after the revocation commits. Only those lists: the others'
+ * signed tokens stay cached. In id order, so two revocations touching the same lists never deadlock.
  */
-export async function bumpStatusListRevision(db: Database, organizationId: string) {
-  await db
-    .update(statusLists)
-    .set({ revision: sql`${statusLists.revision} + 1` })
-    .where(eq(statusLists.organizationId, organizationId));
+export async function bumpStatusListRevisions(db: Database, organizationId: string, statusListIds: string[]) {
+  for (const id of [...new Set(statusListIds)].sort()) {
+    await db
+      .update(statusLists)
+      .set({ revision: sql`${statusLists.revision} + 1` })
+      .where(and(eq(statusLists.organizationId, organizationId), eq(statusLists.id, id)));
+  }
 }
 
 export async function insertCredential(db: Database, values: typeof credentials.$inferInsert) {
@@ -698,7 +823,10 @@ export async function findLatestOfferExpiry(db: Database, credentialId: string):
   return row?.expiresAt ?? null;
 }
 
-/** Marks the organization's listed credentials revoked (the status bit flips) and ends their offers. */
+/**
+ * Marks the organization's listed credentials revoked (the status bit flips) and ends their offers. Answers
+ * the ids revoked and the status lists whose bits changed.
+ */
 export async function revokeCredentials(db: Database, organizationId: string, ids: string[]) {
   const now = new Date();
   const rows = await db
@@ -712,7 +840,7 @@ export async function revokeCredentials(db: Database, organizationId: string, id
         isNull(credentials.revokedAt),
       ),
     )
-    .returning({ id: credentials.id });
+    .returning({ id: credentials.id, statusListId: credentials.statusListId });
   if (rows.length > 0) {
     await db
       .update(credentialOffers)
@@ -727,7 +855,7 @@ export async function revokeCredentials(db: Database, organizationId: string, id
         ),
       );
   }
-  return rows.map((r) => r.id);
+  return { ids: rows.map((r) => r.id), statusListIds: [...new Set(rows.map((r) => r.statusListId))] };
 }
 
 export async function softDeleteCredentials(db: Database, organizationId: string, ids: string[]) {
@@ -847,28 +975,4 @@ export async function markIssued(db: Database, id: string): Promise<CredentialRo
     .where(and(eq(credentials.id, id), eq(credentials.status, 'CREATED')))
     .returning();
   return row;
-}
-
-/**
- * Reserves `n` consecutive status-list indexes of the organization in one atomic statement (batch
- * inserts of a CSV import). Answers the first index, or null when the list has no room for `n` more.
- */
-export async function allocateStatusIndexes(
-  db: Database,
-  organizationId: string,
-  size: number,
-  n: number,
-): Promise<number | null> {
-  if (n <= 0) return null;
-  if (n > size) return null;
-  const [row] = await db
-    .insert(statusLists)
-    .values({ organizationId, size, nextIndex: n })
-    .onConflictDoUpdate({
-      target: statusLists.organizationId,
-      set: { nextIndex: sql`${statusLists.nextIndex} + ${n}`, updatedAt: new Date() },
-      setWhere: sql`${statusLists.nextIndex} + ${n} <= ${statusLists.size}`,
-    })
-    .returning({ nextIndex: statusLists.nextIndex });
-  return row ? row.nextIndex - n : null;
 }

@@ -83,8 +83,11 @@ export async function createCredentialWithRecipient(
       ],
     });
   }
-  const statusIndex = await repository.allocateStatusIndex(deps.db, scope.organizationId, deps.statusListSize);
-  if (statusIndex === null) throw new AppError('CREDENTIAL_STATUS_LIST_FULL');
+  const { statusListId, statusIndex } = await repository.allocateStatusIndex(
+    deps.db,
+    scope.organizationId,
+    deps.statusListSize,
+  );
   const snapshot: SchemaSnapshot = {
     id: record.schema.id,
     name: record.schema.name,
@@ -102,6 +105,7 @@ export async function createCredentialWithRecipient(
       recipientFirstName: input.recipient.first_name,
       recipientLastName: input.recipient.last_name,
       claims: typed.claims,
+      statusListId,
       statusIndex,
       createdByUserId: scope.userId,
     });
@@ -245,8 +249,8 @@ export async function revokeCredentials(
     throw new AppError('CREDENTIAL_NOT_FOUND', { detail: 'One or more credentials do not exist.' });
   }
   const { revoked, deliveryIds } = await deps.db.transaction(async (tx) => {
-    const revoked = await repository.revokeCredentials(tx, organizationId, unique);
-    if (revoked.length > 0) await repository.bumpStatusListRevision(tx, organizationId);
+    const { ids: revoked, statusListIds } = await repository.revokeCredentials(tx, organizationId, unique);
+    await repository.bumpStatusListRevisions(tx, organizationId, statusListIds);
     await recordCredentialEvents(tx, { organizationId, actor }, 'credential.revoked', revoked);
     return { revoked, deliveryIds: await recordRevokedEvents(tx, organizationId, revoked) };
   });
@@ -297,8 +301,8 @@ export async function deleteCredentials(
     throw new AppError('CREDENTIAL_NOT_FOUND', { detail: 'One or more credentials do not exist.' });
   }
   const { deleted, deliveryIds } = await deps.db.transaction(async (tx) => {
-    const revoked = await repository.revokeCredentials(tx, organizationId, unique);
-    if (revoked.length > 0) await repository.bumpStatusListRevision(tx, organizationId);
+    const { ids: revoked, statusListIds } = await repository.revokeCredentials(tx, organizationId, unique);
+    await repository.bumpStatusListRevisions(tx, organizationId, statusListIds);
     const deliveryIds = await recordRevokedEvents(tx, organizationId, revoked);
     const deleted = await repository.softDeleteCredentials(tx, organizationId, unique);
     // Deleting revokes too: the log says "deleted" once, not "revoked" and "deleted".

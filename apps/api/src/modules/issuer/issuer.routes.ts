@@ -10,6 +10,7 @@ import * as issuerService from './issuer.service.ts';
 const zOrgParams = z.object({ id: z.uuid() });
 const zOfferParams = z.object({ id: z.uuid(), offerId: z.uuid() });
 const zVctParams = z.object({ id: z.uuid(), slug: z.string().min(1).max(200) });
+const zStatusListParams = z.object({ id: z.uuid(), statusListId: z.uuid() });
 
 /** A header that must name one media type (parameters such as `charset` allowed). */
 const zContentType = (type: string, why: string) =>
@@ -180,11 +181,20 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       return metadata;
     });
 
+    // Checked against the list's revision on every request: a revocation is visible at once (the token's
+    // `ttl` still tells relying parties how long they may cache it).
+    app.get(
+      '/orgs/:id/status-lists/:statusListId',
+      { schema: { params: zStatusListParams } },
+      async (request, reply) => {
+        const { id, statusListId } = request.params;
+        const token = await issuerService.statusListToken(deps, id, statusListId);
+        return reply.header('cache-control', 'no-cache').type('application/statuslist+jwt').send(token);
+      },
+    );
+    // The organization's first list at the URI credentials carried before organizations had several lists.
     app.get('/orgs/:id/status-list', orgRoute, async (request, reply) => {
-      const { id } = request.params;
-      const token = await issuerService.statusListToken(deps, id);
-      // Checked against the list's revision on every request: a revocation is visible at once (the
-      // token's `ttl` still tells relying parties how long they may cache it).
+      const token = await issuerService.statusListToken(deps, request.params.id);
       return reply.header('cache-control', 'no-cache').type('application/statuslist+jwt').send(token);
     });
   };

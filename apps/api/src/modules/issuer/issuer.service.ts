@@ -3,6 +3,7 @@ import { type AttributeType, encodeStatusList, issueSdJwtVc, signStatusListToken
 import type { Database } from '@cp/db';
 import { preAuthorizedCodeGrantIdentifier, type RequestLike } from '@openid4vc/oauth2';
 import { type IssuerMetadataResult, Openid4vciVersion } from '@openid4vc/openid4vci';
+import { AppError } from '../../errors/app-error.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { credentialTarget, recordAuditEvent } from '../audit-events/audit-events.service.ts';
@@ -13,10 +14,10 @@ import {
   type DisplayLocale,
   schemaDisplayName,
 } from '../credential-schemas/platform-schema-display.ts';
-import { findRevokedIndexes, findStatusListSize } from '../credentials/credentials.repository.ts';
+import { findRevokedIndexes, findStatusList } from '../credentials/credentials.repository.ts';
 import { type CredentialDeps, preAuthorizedCode, type SchemaSnapshot } from '../credentials/credentials.service.ts';
 import * as nonces from '../nonces/nonces.service.ts';
-import { credentialVct, issuerUrl } from '../organization-keys/identifiers.ts';
+import { credentialVct, issuerUrl, statusListUri } from '../organization-keys/identifiers.ts';
 import type { KeyDeps } from '../organization-keys/organization-keys.service.ts';
 import * as keysService from '../organization-keys/organization-keys.service.ts';
 import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
@@ -382,7 +383,10 @@ export async function requestCredential(
     vct: credentialVct(deps.publicUrl, organizationId, snapshot.slug),
     holderJwk: jwk,
     claims: credential.claims,
-    status: { idx: credential.statusIndex, uri: `${issuer}/status-list` },
+    status: {
+      idx: credential.statusIndex,
+      uri: statusListUri(deps.publicUrl, organizationId, credential.statusListId),
+    },
   });
   const claimed = await deps.db.transaction(async (tx) => {
     const row = await repository.markClaimed(tx, credential.id, {
@@ -445,32 +449,40 @@ export async function typeMetadata(deps: IssuerDeps, organizationId: string | nu
 }
 
 /**
- * Signed status lists by organization, with the list revision they were built from. Building one reads
- * every revoked index, encodes and signs the list: done again only when a revocation bumped the revision
- * (any process, same transaction as the revocation), the list grew, or the token is older than its
- * refresh period (so `iat` stays recent and a key rotation shows). Bounded; oldest out first.
+ * Signed status lists by URI, with the list revision they were built from. Building one reads the list's
+ * revoked indexes, encodes and signs it: done again only when a revocation in that list bumped its revision
+ * (any process, same transaction as the revocation), or the token is older than its refresh period (so `iat`
+ * stays recent and a key rotation shows). A revocation in one list leaves the others' tokens cached. Bounded;
+ * oldest out first.
  */
 const statusListCache = new Map<string, { revision: number; size: number; at: number; token: Promise<string> }>();
 const STATUS_LIST_CACHE_MAX = 1000;
 const STATUS_LIST_REFRESH_MS = 60_000;
 
 /**
- * The organization's Token Status List. Never stale: the list's revision is read first, so a token
- * cached under a revision always holds every revocation committed before that revision was read.
+ * One Token Status List of the organization: `statusListId`, or without one the list the older URI
+ * (`/orgs/:id/status-list`) names, its first. Never stale: the list's revision is read first, so a token
+ * cached under a revision always holds every revocation committed before that revision was read. A list of
+ * another organization is not found (CREDENTIAL_STATUS_LIST_NOT_FOUND).
  */
-export async function statusListToken(deps: IssuerDeps, organizationId: string): Promise<string> {
-  const list = await findStatusListSize(deps.db, organizationId);
-  const cacheKey = `${deps.publicUrl}|${organizationId}`;
+export async function statusListToken(
+  deps: IssuerDeps,
+  organizationId: string,
+  statusListId?: string,
+): Promise<string> {
+  const list = await findStatusList(deps.db, organizationId, statusListId ? { id: statusListId } : { number: 1 });
+  if (statusListId && !list) throw new AppError('CREDENTIAL_STATUS_LIST_NOT_FOUND');
+  const uri = statusListUri(deps.publicUrl, organizationId, statusListId);
   const refreshMs = Math.min(STATUS_LIST_REFRESH_MS, deps.statusListTtlSeconds * 1000);
-  const hit = statusListCache.get(cacheKey);
+  const hit = statusListCache.get(uri);
   if (list && hit && hit.revision === list.revision && hit.size === list.size && Date.now() - hit.at < refreshMs) {
     return hit.token;
   }
-  const token = buildStatusListToken(deps, organizationId, list?.size);
+  const token = buildStatusListToken(deps, organizationId, uri, list);
   if (list) {
-    statusListCache.delete(cacheKey);
-    statusListCache.set(cacheKey, { revision: list.revision, size: list.size, at: Date.now(), token });
-    token.catch(() => statusListCache.delete(cacheKey));
+    statusListCache.delete(uri);
+    statusListCache.set(uri, { revision: list.revision, size: list.size, at: Date.now(), token });
+    token.catch(() => statusListCache.delete(uri));
     if (statusListCache.size > STATUS_LIST_CACHE_MAX) {
       statusListCache.delete(statusListCache.keys().next().value as string);
     }
@@ -478,15 +490,21 @@ export async function statusListToken(deps: IssuerDeps, organizationId: string):
   return token;
 }
 
-async function buildStatusListToken(deps: IssuerDeps, organizationId: string, listSize: number | undefined) {
+async function buildStatusListToken(
+  deps: IssuerDeps,
+  organizationId: string,
+  uri: string,
+  list: { id: string; size: number } | undefined,
+) {
   await organizationsService.getPublicOrganization(deps.db, organizationId);
-  const size = Math.max(listSize ?? deps.statusListSize, 8);
-  const lst = encodeStatusList(size, await findRevokedIndexes(deps.db, organizationId));
+  // An organization that has issued nothing yet: an empty list at the older URI, as before it had lists.
+  const size = Math.max(list?.size ?? deps.statusListSize, 8);
+  const lst = encodeStatusList(size, list ? await findRevokedIndexes(deps.db, organizationId, list.id) : []);
   const signer = await keysService.getActiveSigner(deps.keys, organizationId);
   return signStatusListToken({
     signer: signer.signer,
     header: { kid: signer.kid, x5c: signer.x5c },
-    uri: `${issuerUrl(deps.publicUrl, organizationId)}/status-list`,
+    uri,
     lst,
     ttl: deps.statusListTtlSeconds,
   });

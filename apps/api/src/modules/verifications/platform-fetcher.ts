@@ -3,6 +3,7 @@ import * as issuerService from '../issuer/issuer.service.ts';
 import * as keysService from '../organization-keys/organization-keys.service.ts';
 
 const OWN_STATUS_LIST = /^\/orgs\/([0-9a-f-]{36})\/status-list$/;
+const OWN_STATUS_LISTS = /^\/orgs\/([0-9a-f-]{36})\/status-lists\/([0-9a-f-]{36})$/;
 const OWN_DID_DOCUMENT = /^\/orgs\/([0-9a-f-]{36})\/did\.json$/;
 const OWN_ISSUER_METADATA = /^\/\.well-known\/jwt-vc-issuer\/orgs\/([0-9a-f-]{36})$/;
 
@@ -27,6 +28,10 @@ export function platformFetcher(deps: PlatformFetcherDeps): ResourceFetcher {
       if (parsed.origin === origin && !parsed.search) {
         const statusList = OWN_STATUS_LIST.exec(parsed.pathname)?.[1];
         if (statusList) return issuerService.statusListToken(deps.issuer, statusList);
+        const [, organizationId, statusListId] = OWN_STATUS_LISTS.exec(parsed.pathname) ?? [];
+        if (organizationId && statusListId) {
+          return issuerService.statusListToken(deps.issuer, organizationId, statusListId);
+        }
         const didDocument = OWN_DID_DOCUMENT.exec(parsed.pathname)?.[1];
         if (didDocument) return JSON.stringify(await keysService.didDocument(deps.keys, didDocument));
         const metadata = OWN_ISSUER_METADATA.exec(parsed.pathname)?.[1];
