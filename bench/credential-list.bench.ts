@@ -8,7 +8,7 @@
  * The API (createRuntime + buildApp) runs in a child process on a fresh PostgreSQL database. The
  * credentials are inserted straight into the `credentials` table with one `generate_series` statement,
  * in the shape `createCredentialWithRecipient` writes them (schema snapshot, typed claims, recipient,
- * status index, status and its timestamps), newest last; 80 % of them also get the offer the holder page
+ * status list and index, status and its timestamps), newest last; 80 % of them also get the offer the holder page
  * would have created (`credential_offers`, one per credential; half of the ISSUED ones expired).
  * Statuses: 20 % CREATED, 40 % ISSUED (half of them EXPIRED), 30 % CLAIMED, 10 % REVOKED; schemas: 80 %
  * "Membership", 20 % "Diploma". Then VACUUM ANALYZE, as autovacuum would (statistics, visibility map).
@@ -68,9 +68,16 @@ try {
   const snapshots = [await snapshotOf(info.schemaId), await snapshotOf(info.otherSchemaId)];
   print(`inserting ${num(rows)} credentials and their offers (generate_series)…`);
   let t0 = performance.now();
+  // One list holding every index (STATUS_LIST_SIZE above is at least `rows`), full: issuing would open the next.
+  const listSize = Math.max(131_072, 2 ** Math.ceil(Math.log2(rows + 1)));
+  await pool.query(
+    `insert into status_lists (organization_id, number, size, next_index, random_from) values ($1, 1, $2, $3, $3)
+     on conflict (organization_id, number) do update set next_index = $3, random_from = $3, size = greatest(status_lists.size, $2)`,
+    [info.organizationId, listSize, rows],
+  );
   await pool.query(
     `insert into credentials (organization_id, schema_id, schema_snapshot, name, description, recipient_email,
-       recipient_first_name, recipient_last_name, claims, status, status_index, signing_key_id, holder_jwk,
+       recipient_first_name, recipient_last_name, claims, status, status_list_id, status_index, signing_key_id, holder_jwk,
        created_by_user_id, created_at, issued_at, claimed_at, revoked_at, offer_expires_at)
      select $1::uuid,
        case when g % 5 = 0 then $3::uuid else $2::uuid end,
@@ -81,7 +88,7 @@ try {
        jsonb_build_object('full_name', 'Person ' || g, 'age', 18 + g % 60, 'member', g % 2 = 0,
          'joined_on', '2020-05-01T00:00:00.000Z', 'email', 'person' || g || '@example.com',
          'homepage', 'https://example.com/p/' || g),
-       s.status, g - 1,
+       s.status, (select id from status_lists where organization_id = $1 and number = 1), g - 1,
        case when s.status in ('CLAIMED', 'REVOKED') then (select id from organization_keys where organization_id = $1 limit 1) end,
        case when s.status in ('CLAIMED', 'REVOKED') then '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}'::jsonb end,
        $6::uuid,
@@ -118,11 +125,6 @@ try {
        c.claimed_at, c.claimed_at, c.revoked_at
      from credentials c where c.organization_id = $1 and c.status <> 'CREATED'`,
     [info.organizationId],
-  );
-  await pool.query(
-    `insert into status_lists (organization_id, size, next_index) values ($1, $2, $3)
-     on conflict (organization_id) do update set next_index = $3, size = greatest(status_lists.size, $2)`,
-    [info.organizationId, Math.max(131_072, 2 ** Math.ceil(Math.log2(rows + 1))), rows],
   );
   // What autovacuum does after a bulk insert: statistics, and the visibility map (index-only scans).
   await pool.query('vacuum (analyze) credentials');
