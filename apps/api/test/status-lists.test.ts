@@ -1,17 +1,28 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { statusFromToken } from '@cp/credentials';
-import { schema } from '@cp/db';
+import { type Database, type DatabaseHandle, migrateDatabase, migrationsFolder, openDatabase, schema } from '@cp/db';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allocateStatusIndex,
   allocateStatusIndexes,
+  findRevokedIndexes,
   STATUS_LISTS_OPEN_MAX,
   type StatusSlot,
 } from '../src/modules/credentials/credentials.repository.ts';
 import { statusListShuffle } from '../src/modules/credentials/status-list-shuffle.ts';
 import { statusListUri } from '../src/modules/organization-keys/identifiers.ts';
 import { platformFetcher } from '../src/modules/verifications/platform-fetcher.ts';
-import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import {
+  buildOrganization,
+  buildUser,
+  buildVerifiedOrganization,
+  openTestDatabase,
+  startTestApp,
+  type TestApp,
+} from './harness.ts';
 
 /** Tiny lists, so a handful of credentials fills several. */
 const SIZE = 16;
@@ -231,5 +242,106 @@ describe('status list tokens', () => {
       });
       expect(response.statusCode, bad).toBe(400);
     }
+  });
+});
+
+describe('migration 0013 on a database with one status list per organization', () => {
+  let handle: DatabaseHandle | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  let folder: string | undefined;
+  afterAll(async () => {
+    await drop?.();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('makes each counter row list 1 of its organization, keeps every index, and goes on shuffled after them', async () => {
+    // The migrations before 0013 only, as a database deployed before this change.
+    folder = mkdtempSync(path.join(tmpdir(), 'cp-migrations-'));
+    cpSync(migrationsFolder, folder, { recursive: true });
+    const journalPath = path.join(folder, 'meta/_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+    const first = journal.entries.findIndex((e) => e.tag.endsWith('_status_lists'));
+    expect(first).toBeGreaterThan(0);
+    const cut = journal.entries[first]!.tag.slice(0, 4);
+    journal.entries = journal.entries.slice(0, first);
+    writeFileSync(journalPath, JSON.stringify(journal));
+    for (const file of readdirSync(folder)) if (/^\d{4}_/.test(file) && file >= cut) rmSync(path.join(folder, file));
+    if (process.env.TEST_DATABASE_URL) {
+      const database = await openTestDatabase();
+      handle = database.handle;
+      drop = database.drop;
+    } else {
+      handle = await openDatabase({});
+      drop = () => handle!.close();
+    }
+    const run = (text: string, values?: unknown[]) => handle!.executor.executeSql(text, values);
+    const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
+    await (handle.kind === 'postgresql'
+      ? migratePg(handle.db as never, { migrationsFolder: folder })
+      : migratePglite(handle.db as never, { migrationsFolder: folder }));
+
+    // Old: a counter row that handed out 0…4 (2 revoked). Stray: credentials written with no counter row.
+    const [old] = (await run(`insert into organizations (name, description) values ('Old', '') returning id`)).rows;
+    const [stray] = (await run(`insert into organizations (name, description) values ('Stray', '') returning id`)).rows;
+    await run(`insert into status_lists (organization_id, size, next_index, revision) values ($1, $2, 5, 7)`, [
+      old!.id,
+      SIZE,
+    ]);
+    for (const [organizationId, count] of [
+      [old!.id, 5],
+      [stray!.id, 3],
+    ] as const) {
+      await run(
+        `insert into credentials (organization_id, schema_snapshot, name, recipient_email, recipient_first_name,
+           recipient_last_name, claims, status, status_index, revoked_at)
+         select $1::uuid, '{}'::jsonb, 'Old ' || g, 'old' || g || '@example.com', 'Old', 'Person', '{}'::jsonb,
+           case when g = 2 then 'REVOKED' else 'CLAIMED' end, g, case when g = 2 then now() end
+         from generate_series(0, $2::int - 1) g`,
+        [organizationId, count],
+      );
+    }
+
+    await migrateDatabase(handle);
+    const migrated = handle.db as unknown as Database;
+
+    const [list] = (await run(`select * from status_lists where organization_id = $1`, [old!.id])).rows;
+    expect(list).toMatchObject({ number: 1, size: SIZE, next_index: 5, random_from: 5 });
+    expect(Number(list!.revision)).toBe(7);
+    const { rows: placed } = await run(
+      `select count(*)::int as n from credentials where organization_id = $1 and status_list_id = $2`,
+      [old!.id, list!.id],
+    );
+    expect(placed[0]!.n).toBe(5);
+    expect(await findRevokedIndexes(migrated, old!.id as string, list!.id as string)).toEqual([2]);
+    // The old list goes on past the indexes it gave (never one of 0…4), shuffled, then list 2 opens.
+    const slots = await allocateStatusIndexes(migrated, old!.id as string, SIZE, SIZE - 5 + 1);
+    const inList1 = slots.filter((s) => s.statusListId === list!.id).map((s) => s.statusIndex);
+    expect([...inList1].sort((a, b) => a - b)).toEqual(Array.from({ length: SIZE - 5 }, (_, i) => i + 5));
+    expect(slots.filter((s) => s.statusListId !== list!.id)).toHaveLength(1);
+
+    // The stray rows got a list of their own (full), so the next credential opens list 2.
+    const strayLists = (await run(`select * from status_lists where organization_id = $1`, [stray!.id])).rows;
+    expect(strayLists).toEqual([expect.objectContaining({ number: 1, size: 3, next_index: 3 })]);
+    const [next] = await allocateStatusIndexes(migrated, stray!.id as string, SIZE, 1);
+    expect(next!.statusListId).not.toBe(strayLists[0]!.id);
+    // (list, index) is unique now, not (organization, index).
+    await expect(
+      run(
+        `insert into credentials (organization_id, schema_snapshot, name, recipient_email, recipient_first_name,
+           recipient_last_name, claims, status_list_id, status_index)
+         values ($1, '{}', 'Twin', 'twin@example.com', 'Twin', 'Person', '{}', $2, 0)`,
+        [old!.id, list!.id],
+      ),
+    ).rejects.toThrow();
+    // A list of another organization cannot hold this organization's credential (composite foreign key).
+    await expect(
+      run(
+        `insert into credentials (organization_id, schema_snapshot, name, recipient_email, recipient_first_name,
+           recipient_last_name, claims, status_list_id, status_index)
+         values ($1, '{}', 'Foreign', 'foreign@example.com', 'Foreign', 'Person', '{}', $2, 9)`,
+        [stray!.id, list!.id],
+      ),
+    ).rejects.toThrow();
   });
 });
