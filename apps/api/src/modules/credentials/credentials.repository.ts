@@ -57,9 +57,10 @@ export async function allocateStatusIndex(db: Database, organizationId: string, 
  * retried needs a retry loop in every insert (a CSV batch is one INSERT … SELECT), collides more and more as a
  * list fills, and still needs a count to know when a list is full; pre-shuffled blocks of free indexes stored
  * as rows cost a row per index (10 million credentials: 10 million more rows). The counter row is the only
- * write, and it is not one hot row: a claim takes a random open list with FOR UPDATE SKIP LOCKED, so a
- * concurrent claim (or an import holding its list for its batch's transaction) moves on to another open
- * list, and when every open list is busy a new one is opened (up to STATUS_LISTS_OPEN_MAX; past that, the
+ * write, and it is not one hot row: a claim takes the first open list it can lock (FOR UPDATE SKIP LOCKED,
+ * lowest number first, so calm issuance fills one list at a time and its herd grows), a concurrent claim
+ * (or an import holding its list for its batch's transaction) moves on to the next open list, and when every
+ * open list is busy a new one is opened (up to STATUS_LISTS_OPEN_MAX; past that, the
  * claim waits for one). A bulk claim takes as many positions as the list has left and continues in another.
  */
 export async function allocateStatusIndexes(
@@ -92,9 +93,9 @@ export async function allocateStatusIndexes(
 }
 
 /**
- * Advances the counter of one random open list of the organization by up to `n` positions in one
- * statement; answers the positions [from, to) taken, or undefined when no open list could be had
- * (`skip locked`: none free right now; `wait`: none with room).
+ * Advances the counter of one open list of the organization by up to `n` positions in one statement; answers
+ * the positions [from, to) taken, or undefined when no open list could be had (`skip locked`: the first one
+ * not locked right now, none free; `wait`: a random one, so waiters spread over the busy lists; none with room).
  */
 async function claimPositions(db: Database, organizationId: string, n: number, mode: 'skip locked' | 'wait') {
   const lock = mode === 'skip locked' ? sql`for update skip locked` : sql`for update`;
@@ -103,7 +104,7 @@ async function claimPositions(db: Database, organizationId: string, n: number, m
       with picked as (
         select id, next_index from ${statusLists}
         where organization_id = ${organizationId} and next_index < size
-        order by random() limit 1 ${lock}
+        order by ${mode === 'skip locked' ? sql`number` : sql`random()`} limit 1 ${lock}
       )
       update ${statusLists} s
       set next_index = least(s.size, picked.next_index + ${n}::int), updated_at = now()
