@@ -10,7 +10,11 @@
  * imports statically beyond the first screen. gzip is level 6 (the usual server default); brotli too.
  * The largest contributors to the first screen are read from the chunks' source maps (the build writes
  * them): the minified bytes each package or source folder generated, and its share of the gzip bytes.
+ * Last, each first screen as apps/console/scripts/bundle-size.mjs counts it (index.html + messages + the route's
+ * chunks) against its budget: /intro ≤ 160 KB, a signed-in user's first page (the credential list) ≤ 180 KB gzip.
+ * Exits 1 when one is over, so a regression fails the run.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -223,3 +227,26 @@ if (groups.size > 0) {
     print(`| ${name} | ${kb(g.raw)} | ${kb(g.gzip)} |`);
   }
 }
+
+// ---- each first screen against its budget (apps/console/scripts/bundle-size.mjs) ----
+interface Screen {
+  name: string;
+  language: string;
+  targetKb: number;
+  gzip: number;
+  ok: boolean;
+}
+const sizeScript = spawnSync(
+  process.execPath,
+  [path.join(root, 'apps/console/scripts/bundle-size.mjs'), '--dist', dist, '--json'],
+  { encoding: 'utf8' },
+);
+const screens = (JSON.parse(sizeScript.stdout) as { screens: Screen[] }).screens;
+print('');
+print('First screens as apps/console/scripts/bundle-size.mjs counts them (index.html + messages + the route):');
+print('| screen | language | gzip | budget | |');
+print('|---|---|---|---|---|');
+for (const s of screens) {
+  print(`| ${s.name} | ${s.language} | ${kb(s.gzip)} | ${s.targetKb} KB | ${s.ok ? 'ok' : '**OVER**'} |`);
+}
+process.exitCode = screens.every((s) => s.ok) ? 0 : 1;

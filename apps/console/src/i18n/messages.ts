@@ -3,12 +3,13 @@ import type { MessageTree } from './message-tree.ts';
 
 /**
  * Each language is one tree: the shared messages plus each feature's own `features/<feature>/locales/<lang>.json`,
- * under the feature's own top-level key. It comes in two chunks per language, so the first screen downloads only the
+ * under the feature's own top-level key. It comes in three chunks per language, so the first screen downloads only the
  * language it shows, and a signed-out visitor only what the public pages need (issue 8):
- * - `bundles/<lang>.ts`: the shared messages and the public holder pages' (`connect`);
+ * - `bundles/<lang>.ts`: the shared messages;
+ * - `bundles/<lang>-connect.ts`: the public holder pages' (`connect`, loaded with their code; issue 16);
  * - `bundles/<lang>-workspace.ts`: every other feature's, for the signed-in pages (loaded with the app shell).
  */
-export type MessagePart = 'base' | 'workspace';
+export type MessagePart = 'base' | 'connect' | 'workspace';
 
 const bundles: Record<MessagePart, Record<SupportedLanguage, () => Promise<{ messages: MessageTree }>>> = {
   base: {
@@ -16,6 +17,12 @@ const bundles: Record<MessagePart, Record<SupportedLanguage, () => Promise<{ mes
     ja: () => import('./bundles/ja.ts'),
     es: () => import('./bundles/es.ts'),
     ko: () => import('./bundles/ko.ts'),
+  },
+  connect: {
+    en: () => import('./bundles/en-connect.ts'),
+    ja: () => import('./bundles/ja-connect.ts'),
+    es: () => import('./bundles/es-connect.ts'),
+    ko: () => import('./bundles/ko-connect.ts'),
   },
   workspace: {
     en: () => import('./bundles/en-workspace.ts'),

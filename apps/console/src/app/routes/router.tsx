@@ -20,7 +20,7 @@ import {
   useRoutes,
 } from 'react-router';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
-import { loadWorkspaceMessages } from '../../i18n/index.ts';
+import { loadConnectMessages, loadWorkspaceMessages } from '../../i18n/index.ts';
 import { setSessionExpiredHandler } from '../../lib/api-client.ts';
 import { PublicLayout } from '../shell/public-layout.tsx';
 import { AdminOnlyRoute } from './admin-only-route.tsx';
@@ -106,6 +106,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/connect/components/connect-credential-page.tsx'),
               (m) => m.ConnectCredentialPage,
+              loadConnectMessages,
             ),
           },
           {
@@ -113,6 +114,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/connect/components/connect-verification-page.tsx'),
               (m) => m.ConnectVerificationPage,
+              loadConnectMessages,
             ),
           },
           {
@@ -120,6 +122,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/connect/components/connect-redirect-page.tsx'),
               (m) => m.ConnectRedirectPage,
+              loadConnectMessages,
             ),
           },
         ],
