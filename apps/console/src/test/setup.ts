@@ -5,6 +5,7 @@ import {
   loadConnectMessages,
   loadLanguage,
   loadWorkspaceMessages,
+  loadWorkspacePagesMessages,
   SUPPORTED_LANGUAGES,
 } from '../i18n/index.ts';
 
@@ -15,6 +16,7 @@ configure({ asyncUtilTimeout: 5000 });
 // switch languages freely, so every message of every language is loaded up front.
 await i18nReady;
 await loadWorkspaceMessages();
+await loadWorkspacePagesMessages();
 await loadConnectMessages();
 await Promise.all(SUPPORTED_LANGUAGES.map(loadLanguage));
 
