@@ -11,8 +11,9 @@
  * The largest contributors to the first screen are read from the chunks' source maps (the build writes
  * them): the minified bytes each package or source folder generated, and its share of the gzip bytes.
  * Last, each first screen as apps/console/scripts/bundle-size.mjs counts it (index.html + messages + the route's
- * chunks) against its budget: /intro ≤ 160 KB, a signed-in user's first page (the credential list) ≤ 180 KB gzip.
- * Exits 1 when one is over, so a regression fails the run.
+ * chunks) against its target, /intro ≤ 160 KB and a signed-in user's first page (the credential list) ≤ 180 KB gzip,
+ * and its budget (the ceiling reached so far, which `npm run build -w apps/console` enforces). Exits 1 when a screen
+ * misses its target.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -233,8 +234,10 @@ interface Screen {
   name: string;
   language: string;
   targetKb: number;
+  budgetKb: number;
   gzip: number;
-  ok: boolean;
+  targetMet: boolean;
+  withinBudget: boolean;
 }
 const sizeScript = spawnSync(
   process.execPath,
@@ -244,9 +247,11 @@ const sizeScript = spawnSync(
 const screens = (JSON.parse(sizeScript.stdout) as { screens: Screen[] }).screens;
 print('');
 print('First screens as apps/console/scripts/bundle-size.mjs counts them (index.html + messages + the route):');
-print('| screen | language | gzip | budget | |');
+print('| screen | language | gzip | target | budget (the build fails above) |');
 print('|---|---|---|---|---|');
 for (const s of screens) {
-  print(`| ${s.name} | ${s.language} | ${kb(s.gzip)} | ${s.targetKb} KB | ${s.ok ? 'ok' : '**OVER**'} |`);
+  const target = `${s.targetKb} KB: ${s.targetMet ? 'met' : '**not met**'}`;
+  const budget = `${s.budgetKb} KB: ${s.withinBudget ? 'ok' : '**OVER**'}`;
+  print(`| ${s.name} | ${s.language} | ${kb(s.gzip)} | ${target} | ${budget} |`);
 }
-process.exitCode = screens.every((s) => s.ok) ? 0 : 1;
+process.exitCode = screens.every((s) => s.targetMet) ? 0 : 1;

@@ -3,7 +3,7 @@
  * First-screen size of the built console: each first screen within its budget of gzip JavaScript and CSS
  * (issue 8: /intro ≤ 160 KB; issue 16: a signed-in user's first page, the credential list, ≤ 180 KB).
  *
- *   npm run build -w apps/console && node apps/console/scripts/bundle-size.mjs [--dist <dir>] [--json]
+ *   npm run build -w apps/console && node apps/console/scripts/bundle-size.mjs [--dist <dir>] [--json] [--targets] [--quiet]
  *
  * Counted for each first screen, every file once:
  * - what index.html loads: module scripts, modulepreload links and stylesheets;
@@ -13,16 +13,22 @@
  *   signed-in one on /credentials/{orgId} (inside the app shell). The router fetches these before the first paint.
  * Each chunk brings the chunks it imports statically and its CSS (read from the Vite manifest, dist/.vite).
  * Sizes are gzip level 6, what `gzip -c file | wc -c` gives (and the usual server setting). Each screen is counted in
- * English and in the language with the largest messages. Exits 1 when a screen is over its budget, so a regression
- * fails the check (`--json` prints the same figures as JSON).
+ * English and in the language with the largest messages.
+ *
+ * Each screen has a target (the issue's) and a budget, the ceiling the console has reached so far (the target once
+ * met; lowered as the console shrinks, never raised to let a change through). Over its budget is a regression: the
+ * script exits 1, and so does `npm run build -w apps/console`, which runs it. `--targets` exits 1 when a screen is
+ * over its target instead (bench/console-size.bench.ts). `--json` prints the same figures as JSON; `--quiet` nothing
+ * but the screens over.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const print = (line = '') => process.stdout.write(`${line}\n`);
 const args = process.argv.slice(2);
+// --quiet (the build): say nothing unless a screen is over.
+const print = args.includes('--quiet') ? () => {} : (line = '') => process.stdout.write(`${line}\n`);
 const distArg = args.includes('--dist') ? args[args.indexOf('--dist') + 1] : undefined;
 const p = 'apps/console/scripts/bundle-size.mjs';
 const dist = path.resolve(distArg ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
@@ -40,12 +46,15 @@ const SCREENS = [
   {
     name: 'signed out: /intro',
     targetKb: 160,
+    budgetKb: 160,
     modules: ['src/features/auth/components/intro-page.tsx'],
     locales: [localeModule],
   },
   {
     name: 'signed in: /credentials/{orgId}',
     targetKb: 180,
+    // 230.6 (en) / 232.3 KB (ja) after issue 16's first cuts (bench/RESULTS.md): the target is not met yet.
+    budgetKb: 235,
     modules: ['src/app/shell/app-shell.tsx', 'src/app/routes/credential-list-route.tsx'],
     locales: [localeModule, workspaceLocaleModule],
   },
@@ -94,21 +103,32 @@ const total = (files) => [...files].reduce((sum, file) => sum + size(file).gzip,
 const localeFiles = (language, locales = [localeModule, workspaceLocaleModule]) =>
   [...new Set(locales.flatMap((locale) => [...filesOf(locale(language))]))].filter((file) => !htmlFiles.has(file));
 
-function screen(name, targetKb, modules, locales, language) {
+function screen(name, targetKb, budgetKb, modules, locales, language) {
   const files = new Set(htmlFiles);
   for (const module of [...locales.map((locale) => locale(language)), ...modules]) {
     if (!manifest[module]) throw new Error(`${module} is not in the build's manifest: update SCREENS in ${p}`);
     filesOf(module, files);
   }
   const gzip = total(files);
-  return { name, targetKb, language, files, gzip, ok: gzip <= targetKb * 1024 };
+  return {
+    name,
+    targetKb,
+    budgetKb,
+    language,
+    files,
+    gzip,
+    targetMet: gzip <= targetKb * 1024,
+    withinBudget: gzip <= budgetKb * 1024,
+  };
 }
 
 const heaviest = LANGUAGES.reduce((a, b) => (total(localeFiles(b)) > total(localeFiles(a)) ? b : a));
-const screens = SCREENS.flatMap(({ name, targetKb, modules, locales }) =>
-  [...new Set(['en', heaviest])].map((language) => screen(name, targetKb, modules, locales, language)),
+const screens = SCREENS.flatMap(({ name, targetKb, budgetKb, modules, locales }) =>
+  [...new Set(['en', heaviest])].map((language) => screen(name, targetKb, budgetKb, modules, locales, language)),
 );
-const allOk = screens.every((s) => s.ok);
+const checkTargets = args.includes('--targets');
+const failing = screens.filter((s) => (checkTargets ? !s.targetMet : !s.withinBudget));
+const allOk = failing.length === 0;
 
 if (args.includes('--json')) {
   const out = {
@@ -140,9 +160,12 @@ for (const s of screens) {
   for (const file of extra.sort((a, b) => size(b).gzip - size(a).gzip)) {
     print(`  ${kb(size(file).gzip).padStart(9)}  ${file}`);
   }
-  print(`  ${kb(s.gzip).padStart(9)}  first-screen total (target ${s.targetKb} KB: ${s.ok ? 'ok' : 'OVER'})\n`);
+  const target = `target ${s.targetKb} KB: ${s.targetMet ? 'met' : 'not met'}`;
+  const budget = `budget ${s.budgetKb} KB: ${s.withinBudget ? 'ok' : 'OVER'}`;
+  print(`  ${kb(s.gzip).padStart(9)}  first-screen total (${target}; ${budget})\n`);
 }
-for (const s of screens.filter((s) => !s.ok)) {
-  process.stderr.write(`${s.name} (${s.language}): ${kb(s.gzip)} gzip, over its ${s.targetKb} KB budget\n`);
+for (const s of failing) {
+  const limit = checkTargets ? `target of ${s.targetKb} KB` : `budget of ${s.budgetKb} KB (a regression)`;
+  process.stderr.write(`${s.name} (${s.language}): ${kb(s.gzip)} gzip, over its ${limit}\n`);
 }
 process.exitCode = allOk ? 0 : 1;
