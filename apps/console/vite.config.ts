@@ -53,7 +53,7 @@ export default defineConfig(({ command }) => ({
     manifest: true,
     rolldownOptions: {
       output: {
-        advancedChunks: {
+        codeSplitting: {
           // Only the modules a group names: otherwise each group drags its dependencies (React, emotion) in with it.
           includeDependenciesRecursively: false,
           groups: [
