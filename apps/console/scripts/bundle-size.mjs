@@ -17,7 +17,7 @@
  *
  * Each screen has a target (the issue's) and a budget, the ceiling the console has reached so far (the target once
  * met; lowered as the console shrinks, never raised to let a change through). Over its budget is a regression: the
- * script exits 1, and so does `npm run build -w apps/console`, which runs it. `--targets` exits 1 when a screen is
+ * script exits 1, and so does `npm test`, which runs it after the build (the build itself only builds). `--targets` exits 1 when a screen is
  * over its target instead (bench/console-size.bench.ts). `--json` prints the same figures as JSON; `--quiet` nothing
  * but the screens over.
  */
@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const args = process.argv.slice(2);
-// --quiet (the build): say nothing unless a screen is over.
+// --quiet (npm test): say nothing unless a screen is over.
 const print = args.includes('--quiet') ? () => {} : (line = '') => process.stdout.write(`${line}\n`);
 const distArg = args.includes('--dist') ? args[args.indexOf('--dist') + 1] : undefined;
 const p = 'apps/console/scripts/bundle-size.mjs';

@@ -8,7 +8,7 @@
  * chunk (src/features/credentials/credentials-page.tsx) and whatever both import statically, read from the Vite
  * manifest (dist/asset-manifest.json). Also listed: what the receive and present routes add on top of the home screen
  * (the protocol code, @cp/holder on @openid4vc/* and dcql, should load there and not before).
- * Exits 1 when the home screen is over TARGET_KB (`npm run build -w apps/wallet` runs it with --quiet).
+ * Exits 1 when the home screen is over TARGET_KB (`npm test` runs it with --quiet after the build).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 // Budget after issue 16 (home screen 504.0 → 445.1 KB gzip once the protocol code left it): the protocol must not return.
 const TARGET_KB = 450;
 const args = process.argv.slice(2);
-// --quiet (the build): say nothing unless the home screen is over.
+// --quiet (npm test): say nothing unless the home screen is over.
 const print = args.includes('--quiet') ? () => {} : (line = '') => process.stdout.write(`${line}\n`);
 const distArg = args.includes('--dist') ? args[args.indexOf('--dist') + 1] : undefined;
 const dist = path.resolve(distArg ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
