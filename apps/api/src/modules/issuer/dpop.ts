@@ -239,7 +239,8 @@ export async function authorizeCredentialRequest(
   const match = /^(Bearer|DPoP)\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '');
   if (!match) {
     throw new OAuthError('invalid_token', 'An access token from the token endpoint is required.', 401, {
-      'www-authenticate': `Bearer, DPoP algs="${DPOP_ALG}"`,
+      // Both schemes this endpoint takes (RFC 6750 §3, RFC 9449 §7.1).
+      'www-authenticate': `Bearer error="invalid_token", DPoP algs="${DPOP_ALG}"`,
     });
   }
   const scheme = match[1]!.toLowerCase();
