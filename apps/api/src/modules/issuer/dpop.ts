@@ -189,18 +189,19 @@ async function verifyDpopProof(
 
 /**
  * Token endpoint (§5): the thumbprint the access token is to be bound to, or undefined for a Bearer token (no
- * proof, and the organization does not require DPoP). Checked before the pre-authorized code is looked at, so a
- * retry for the nonce costs the wallet no PIN attempt and leaves the code unused.
+ * proof, and the organization does not require DPoP: `isRequired` is asked only then). Checked before the
+ * pre-authorized code is looked at, so a retry for the nonce costs the wallet no PIN attempt and leaves the code
+ * unused.
  */
 export async function checkTokenRequestDpop(
   deps: DpopDeps,
   organizationId: string,
   request: { url: string; headers: Headers },
-  required: boolean,
+  isRequired: () => Promise<boolean>,
 ): Promise<string | undefined> {
   const proof = dpopHeader(deps, organizationId, 'token', request.headers);
   if (!proof) {
-    if (!required) return undefined;
+    if (!(await isRequired())) return undefined;
     throw dpopError(
       deps,
       organizationId,

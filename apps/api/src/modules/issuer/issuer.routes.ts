@@ -137,12 +137,12 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const { id } = request.params;
         const http = protocolHttp(request);
-        const policy = await findIssuerPolicy(deps.db, id);
+        // The organization's issuer policy is read (fresh, any process) only for a request without a proof.
         const dpopJkt = await checkTokenRequestDpop(
           dpopDeps,
           id,
           { url: endpointUrl(id, 'token'), headers: http.headers },
-          policy.dpopRequired,
+          async () => (await findIssuerPolicy(deps.db, id)).dpopRequired,
         );
         const answer = await issuerService.exchangePreAuthorizedCode(deps, id, { body: request.body, http, dpopJkt });
         // RFC 9449 §8.2: the nonce for the wallet's next proof (the credential request), saving it a retry.
