@@ -23,6 +23,7 @@ import * as keysService from '../organization-keys/organization-keys.service.ts'
 import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
+import { bindAccessToken, DPOP_ALG } from './dpop.ts';
 import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
 
@@ -170,6 +171,8 @@ function authorizationServerMetadataOf(deps: IssuerDeps, organizationId: string)
     'pre-authorized_grant_anonymous_access_supported': true,
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ['none'],
+    // RFC 9449 §5.1: DPoP-bound tokens (always offered; required by the organization's issuer policy).
+    dpop_signing_alg_values_supported: [DPOP_ALG],
   });
 }
 
@@ -204,6 +207,8 @@ export async function credentialOffer(deps: IssuerDeps, organizationId: string, 
 export interface ProtocolRequest {
   body: Record<string, unknown>;
   http: RequestLike;
+  /** The thumbprint of the verified DPoP proof's key (dpop.ts): the token is bound to it (RFC 9449 §5). */
+  dpopJkt?: string | undefined;
 }
 
 /**
@@ -264,13 +269,17 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
   } catch (err) {
     throw libraryError(err);
   }
-  const accessToken = randomToken(32);
+  const accessToken = bindAccessToken(randomToken(32), request.dpopJkt);
   const expiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
   if (!(await repository.redeemOffer(deps.db, offer.id, sha256(accessToken), expiresAt))) {
     throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
   }
   // RFC 6749 §5.1. An opaque token, stored as its hash (the library's own makes signed JWT access tokens).
-  return { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS };
+  return {
+    access_token: accessToken,
+    token_type: request.dpopJkt ? 'DPoP' : 'Bearer',
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+  };
 }
 
 /** Nonce endpoint (OpenID4VCI 1.0 §7): a fresh single-use `c_nonce` for this organization's key proofs. */
@@ -333,11 +342,10 @@ async function checkProof(deps: IssuerDeps, organizationId: string, issuerMetada
 export async function requestCredential(
   deps: IssuerDeps,
   organizationId: string,
-  authorization: string | undefined,
+  /** The access token, its scheme and DPoP proof already checked (dpop.ts authorizeCredentialRequest). */
+  token: string,
   body: Record<string, unknown>,
 ) {
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  if (!token) throw new OAuthError('invalid_token', 'An access token from the token endpoint is required.', 401);
   const row = await repository.findOfferByAccessTokenHash(deps.db, organizationId, sha256(token));
   if (!row?.offer.accessTokenExpiresAt || row.offer.accessTokenExpiresAt <= new Date()) {
     throw new OAuthError('invalid_token', 'The access token is invalid or expired.', 401);

@@ -29,3 +29,22 @@ export async function consumeNonce(db: Database, purpose: string, nonce: string)
     .returning({ hash: schema.nonces.nonceHash });
   return rows.length === 1;
 }
+
+/**
+ * Records a value seen once (a DPoP proof's `jti`, RFC 9449 §11.1) until it expires: false when it was already
+ * recorded for this purpose, i.e. a replay. One insert, atomic across processes.
+ */
+export async function recordOnce(db: Database, purpose: string, value: string, ttlSeconds: number): Promise<boolean> {
+  const now = new Date();
+  const rows = await db
+    .insert(schema.nonces)
+    .values({
+      nonceHash: sha256(`${purpose}|${value}`),
+      purpose,
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+      consumedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ hash: schema.nonces.nonceHash });
+  return rows.length === 1;
+}
