@@ -116,6 +116,33 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
  * one configuration the access token was issued for (its display is of no use there, and needs no query).
  */
 function requestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
+  // Built from the URL, the organization and the slug alone (no row): kept, as building checks it with zod.
+  return remembered(requestMetadataCache, `${deps.publicUrl}|${organizationId}|${slug}`, () =>
+    buildRequestIssuerMetadata(deps, organizationId, slug),
+  );
+}
+
+/**
+ * Documents that derive only from their key (no database row, nothing to invalidate), kept so that a
+ * request does not build and validate them again. Bounded; oldest out first.
+ */
+function remembered<T>(cache: Map<string, T>, key: string, build: () => T): T {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = build();
+  cache.set(key, value);
+  if (cache.size > DERIVED_CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  return value;
+}
+
+const DERIVED_CACHE_MAX = 2000;
+const requestMetadataCache = new Map<string, IssuerMetadataResult>();
+const authorizationServerMetadataCache = new Map<
+  string,
+  ReturnType<typeof authorizationServer.createAuthorizationServerMetadata>
+>();
+
+function buildRequestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
   const credentialIssuer = openid4vciIssuer.createCredentialIssuerMetadata({
     ...issuerEndpoints(deps, organizationId),
     credential_configurations_supported: { [slug]: credentialConfiguration(deps, organizationId, slug) },
@@ -161,6 +188,12 @@ export async function authorizationServerMetadata(deps: IssuerDeps, organization
 }
 
 function authorizationServerMetadataOf(deps: IssuerDeps, organizationId: string) {
+  return remembered(authorizationServerMetadataCache, `${deps.publicUrl}|${organizationId}`, () =>
+    buildAuthorizationServerMetadata(deps, organizationId),
+  );
+}
+
+function buildAuthorizationServerMetadata(deps: IssuerDeps, organizationId: string) {
   const issuer = issuerUrl(deps.publicUrl, organizationId);
   return authorizationServer.createAuthorizationServerMetadata({
     issuer,
