@@ -2,7 +2,7 @@
  * Issuance benchmark: offers created and credentials claimed per second through the real HTTP API and
  * OpenID4VCI endpoints, against the raw ES256 signing rate of this machine.
  *
- *   node_modules/.bin/tsx bench/issuance.bench.ts [--offers 2000] [--concurrency 16] [--api-processes 1] [--profile]
+ *   node_modules/.bin/tsx bench/issuance.bench.ts [--offers 2000] [--concurrency 16] [--api-processes 1] [--claim holder|hand] [--profile]
  *
  * 1. Raw signing, in a child process of its own: ES256 signatures per second with the platform's signer
  *    (`signerFromPrivateJwk`, WebCrypto; one at a time and 64 in flight) and with node:crypto `sign`.
@@ -10,9 +10,11 @@
  *    database, listening on 127.0.0.1; this process is the load generator (undici, N requests in flight).
  *    - offers: `POST /api/credentials/with-recipient` then `GET /api/credentials/:id/connect` (the holder
  *      page, which creates the offer and answers its openid-credential-offer:// link);
- *    - claims: what a wallet does per offer: fetch the offer by reference, token (pre-authorized code),
- *      nonce, sign the key proof, credential. The issuer and authorization-server metadata are fetched
- *      once (they are cacheable: max-age 60 / 300 s).
+ *    - claims: what a wallet does per offer, with @cp/holder (the wallet's own protocol library): fetch
+ *      the offer by reference, token (pre-authorized code), nonce, sign the key proof, credential (checked:
+ *      an SD-JWT VC bound to the holder key). The issuer and authorization-server metadata are resolved
+ *      once (they are cacheable: max-age 60 / 300 s). `--claim hand`: the same requests written out by hand.
+ *    - whole issuances per second: credentials over the two phases' wall time (offer created + claimed).
  * --api-processes N runs N API processes on the same database, requests spread over them in turn.
  * --profile samples the API's CPU (V8 profiler, as --cpu-prof) during each phase and prints where it went.
  *
