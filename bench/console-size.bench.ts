@@ -10,7 +10,12 @@
  * imports statically beyond the first screen. gzip is level 6 (the usual server default); brotli too.
  * The largest contributors to the first screen are read from the chunks' source maps (the build writes
  * them): the minified bytes each package or source folder generated, and its share of the gzip bytes.
+ * Last, each first screen as apps/console/scripts/bundle-size.mjs counts it (index.html + messages + the route's
+ * chunks) against its target, /intro ≤ 160 KB and a signed-in user's first page (the credential list) ≤ 180 KB gzip,
+ * and its budget (the ceiling reached so far, which `npm run build -w apps/console` enforces). Exits 1 when a screen
+ * misses its target.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -223,3 +228,30 @@ if (groups.size > 0) {
     print(`| ${name} | ${kb(g.raw)} | ${kb(g.gzip)} |`);
   }
 }
+
+// ---- each first screen against its budget (apps/console/scripts/bundle-size.mjs) ----
+interface Screen {
+  name: string;
+  language: string;
+  targetKb: number;
+  budgetKb: number;
+  gzip: number;
+  targetMet: boolean;
+  withinBudget: boolean;
+}
+const sizeScript = spawnSync(
+  process.execPath,
+  [path.join(root, 'apps/console/scripts/bundle-size.mjs'), '--dist', dist, '--json'],
+  { encoding: 'utf8' },
+);
+const screens = (JSON.parse(sizeScript.stdout) as { screens: Screen[] }).screens;
+print('');
+print('First screens as apps/console/scripts/bundle-size.mjs counts them (index.html + messages + the route):');
+print('| screen | language | gzip | target | budget (the build fails above) |');
+print('|---|---|---|---|---|');
+for (const s of screens) {
+  const target = `${s.targetKb} KB: ${s.targetMet ? 'met' : '**not met**'}`;
+  const budget = `${s.budgetKb} KB: ${s.withinBudget ? 'ok' : '**OVER**'}`;
+  print(`| ${s.name} | ${s.language} | ${kb(s.gzip)} | ${target} | ${budget} |`);
+}
+process.exitCode = screens.every((s) => s.targetMet) ? 0 : 1;

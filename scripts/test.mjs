@@ -41,6 +41,10 @@ for (const project of projects) run(bin('tsc'), ['-p', project, '--noEmit']);
 step('Build the web apps');
 ensureBuilt();
 
+step('First-screen size budgets (console and wallet)');
+run(process.execPath, ['apps/console/scripts/bundle-size.mjs', '--quiet']);
+run(process.execPath, ['apps/wallet/scripts/bundle-size.mjs', '--quiet']);
+
 const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 step('Unit and integration tests (database: PGlite)');
 run(bin('vitest'), ['run'], { env: withoutPostgres });

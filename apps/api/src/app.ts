@@ -29,6 +29,7 @@ import { registerDevMailbox } from './modules/dev-mailbox/dev-mailbox.routes.ts'
 import { configRoutes } from './modules/health/config.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { issuerRoutes } from './modules/issuer/issuer.routes.ts';
+import { issuerPolicyRoutes } from './modules/issuer-policy/issuer-policy.routes.ts';
 import { kybRoutes } from './modules/kyb/kyb.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { invitationsRoutes } from './modules/members/invitations.routes.ts';
@@ -190,6 +191,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(authRoutes(ctx));
       await api.register(usersRoutes(ctx));
       await api.register(organizationsRoutes(ctx));
+      await api.register(issuerPolicyRoutes(ctx));
       await api.register(membersRoutes(ctx));
       await api.register(invitationsRoutes(ctx));
       await api.register(clientErrorsRoutes(ctx));

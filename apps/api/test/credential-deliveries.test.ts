@@ -5,7 +5,8 @@ import * as deliveriesService from '../src/modules/credentials/credential-delive
 import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { credentialMail, deliveryMessageId } from '../src/modules/credentials/credential-mail.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
-import { jobsSettled, waitFor } from './support/wait.ts';
+import { mailsTo, waitForMails } from './support/mailbox.ts';
+import { jobsSettled } from './support/wait.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -35,21 +36,6 @@ async function createCredential(headers: Record<string, string>, schemaId: strin
   });
   expect(response.statusCode).toBe(201);
   return response.json() as { id: string };
-}
-
-type Caught = { id: string; to: string[]; subject: string | null; text: string | null; html: string | null };
-async function mailsTo(email: string) {
-  const response = await t.app.inject({ url: '/dev/mailbox/messages' });
-  return (response.json() as { results: Caught[] }).results.filter((m) => m.to.includes(email));
-}
-
-/** Waits for a mail to each of `emails`, then for the delivery jobs to finish (they record the mail as sent). */
-async function waitForMails(emails: string[]) {
-  await waitFor(`mail to ${emails.join(', ')}`, async () => {
-    const counts = await Promise.all(emails.map(async (e) => (await mailsTo(e)).length));
-    return counts.every((c) => c >= 1);
-  });
-  await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
 }
 
 const notify = (
@@ -97,9 +83,9 @@ describe('e-mail delivery via schema', () => {
     expect(third.json()).toEqual({ queued: 0 });
 
     // Every delivery job sent so far has finished (waitForMails): a duplicate would have sent its mail by now.
-    await waitForMails(emails);
+    await waitForMails(t, emails, { queue: CREDENTIAL_DELIVERY_QUEUE });
     for (const [i, email] of emails.entries()) {
-      const mails = await mailsTo(email);
+      const mails = await mailsTo(t, email);
       expect(mails).toHaveLength(1);
       const mail = mails[0]!;
       expect(mail.subject).toBe('Mail Club sent you a credential: Gold membership');
@@ -111,7 +97,7 @@ describe('e-mail delivery via schema', () => {
       expect(mail.html).toContain('src="cid:credential-offer-qr"');
       expect(mail.html).toContain('Claim your credential');
     }
-    expect(await mailsTo('revoked@mail-club.example')).toHaveLength(0);
+    expect(await mailsTo(t, 'revoked@mail-club.example')).toHaveLength(0);
 
     for (const { id } of created) {
       const response = await t.app.inject({ url: `/api/credentials/${id}`, headers });
@@ -131,7 +117,7 @@ describe('e-mail delivery via schema', () => {
       expect(await deliveriesService.deliver(deliverDeps(), delivery.id)).toBe('skipped');
     }
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
-    for (const email of emails) expect(await mailsTo(email)).toHaveLength(1);
+    for (const email of emails) expect(await mailsTo(t, email)).toHaveLength(1);
   });
 
   it('retries a delivery left SENDING by a dead worker only once it is stale, and never after SENT', async () => {
@@ -159,8 +145,8 @@ describe('e-mail delivery via schema', () => {
     ]);
     expect(results.sort()).toEqual(['sent', 'skipped']);
     expect(await deliveriesService.deliver(deliverDeps(), delivery!.id)).toBe('skipped');
-    await waitForMails(['crash@crash-club.example']);
-    expect(await mailsTo('crash@crash-club.example')).toHaveLength(1);
+    await waitForMails(t, ['crash@crash-club.example'], { queue: CREDENTIAL_DELIVERY_QUEUE });
+    expect(await mailsTo(t, 'crash@crash-club.example')).toHaveLength(1);
     const [stored] = await db()
       .select()
       .from(schema.credentialDeliveries)
@@ -238,8 +224,8 @@ describe('e-mail delivery via schema', () => {
     const [delivery] = await deliveriesOf(organization.id);
     expect(delivery).toMatchObject({ locale: 'ja', message: 'ようこそ！' });
 
-    await waitForMails(['ja@kyoto-club.example']);
-    const [mail] = await mailsTo('ja@kyoto-club.example');
+    await waitForMails(t, ['ja@kyoto-club.example'], { queue: CREDENTIAL_DELIVERY_QUEUE });
+    const [mail] = await mailsTo(t, 'ja@kyoto-club.example');
     expect(mail!.subject).toBe('Kyoto Clubから証明書「Gold membership」が届きました');
     expect(mail!.text).toContain('Rita Recipient 様');
     expect(mail!.text).toContain('Kyoto Clubから証明書「Gold membership」が発行されました。');
@@ -263,8 +249,8 @@ describe('e-mail delivery via schema', () => {
     expect(response.statusCode).toBe(200);
     const [delivery] = await deliveriesOf(organization.id);
     expect(delivery!.locale).toBe('ko');
-    await waitForMails(['ko@seoul-club.example']);
-    const [mail] = await mailsTo('ko@seoul-club.example');
+    await waitForMails(t, ['ko@seoul-club.example'], { queue: CREDENTIAL_DELIVERY_QUEUE });
+    const [mail] = await mailsTo(t, 'ko@seoul-club.example');
     expect(mail!.subject).toBe('Seoul Club에서 자격 증명을 보냈습니다: Gold membership');
     expect(mail!.text).toContain('Rita Recipient님, 안녕하세요.');
 

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { notifyPaging } from '../src/modules/credentials/credential-deliveries.service.ts';
 import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
-import { jobsSettled } from './support/wait.ts';
+import { type CaughtMail, mailsTo, waitForMails } from './support/mailbox.ts';
+import { jobsSettled, waitFor } from './support/wait.ts';
 
 /**
  * "Send" sends exactly what the screen says: only the credentials named by id or by import, each once, and
@@ -22,7 +23,6 @@ afterEach(() => {
 });
 
 const db = () => t.runtime.ctx.database.db;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type Headers = Record<string, string>;
 
 const verifiedOrganization = (name: string) =>
@@ -45,26 +45,6 @@ async function createCredential(headers: Headers, schemaId: string, email: strin
 const notify = (headers: Headers, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/credentials/notify/via-schema', headers, payload });
 
-type Caught = {
-  id: string;
-  to: string[];
-  subject: string | null;
-  text: string | null;
-  html: string | null;
-  inline_images?: { cid: string; content_type: string; base64: string }[];
-};
-async function mailsTo(email: string) {
-  const response = await t.app.inject({ url: '/dev/mailbox/messages' });
-  return (response.json() as { results: Caught[] }).results.filter((m) => m.to.includes(email));
-}
-async function waitForMails(emails: string[]) {
-  for (let i = 0; i < 150; i++) {
-    const counts = await Promise.all(emails.map(async (e) => (await mailsTo(e)).length));
-    if (counts.every((c) => c >= 1)) return;
-    await sleep(200);
-  }
-  throw new Error(`mails to ${emails.join(', ')} did not arrive`);
-}
 const deliveriesOfCredentials = (ids: string[]) =>
   db().select().from(schema.credentialDeliveries).where(inArray(schema.credentialDeliveries.credentialId, ids));
 
@@ -87,12 +67,10 @@ async function importCsv(headers: Headers, schemaId: string, rows: string[]) {
   const started = await csvUpload(headers, schemaId, rows);
   expect(started.statusCode).toBe(202);
   const id = started.json().id as string;
-  for (let i = 0; i < 100; i++) {
+  return waitFor('the import to complete', async () => {
     const body = (await t.app.inject({ url: `/api/credentials/import/${id}`, headers })).json();
-    if (body.status === 'COMPLETED') return body as { id: string; succeeded_count: number };
-    await sleep(200);
-  }
-  throw new Error('import did not finish');
+    return body.status === 'COMPLETED' ? (body as { id: string; succeeded_count: number }) : undefined;
+  });
 }
 
 describe('notify via schema: exactly the named credentials', () => {
@@ -108,10 +86,10 @@ describe('notify via schema: exactly the named credentials', () => {
     const response = await notify(headers, { schema_id: schemaId, credential_ids: chosen.map((c) => c.id) });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ queued: 2 });
-    await waitForMails(['one@exact-club.example', 'two@exact-club.example']);
+    await waitForMails(t, ['one@exact-club.example', 'two@exact-club.example']);
     // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
-    expect(await mailsTo('api@exact-club.example')).toHaveLength(0);
+    expect(await mailsTo(t, 'api@exact-club.example')).toHaveLength(0);
     expect(await deliveriesOfCredentials([earlier.id])).toHaveLength(0);
     const deliveries = await deliveriesOfCredentials(chosen.map((c) => c.id));
     expect(deliveries.map((d) => [d.sequence, d.status])).toEqual([
@@ -169,10 +147,10 @@ describe('notify via schema: exactly the named credentials', () => {
       credential_ids: [theirs.id],
     });
     expect(foreignSchema.statusCode).toBe(404);
-    await waitForMails(['mine@attacker.example']);
+    await waitForMails(t, ['mine@attacker.example']);
     // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
-    expect(await mailsTo('victim@victim.example')).toHaveLength(0);
+    expect(await mailsTo(t, 'victim@victim.example')).toHaveLength(0);
     expect(await deliveriesOfCredentials([theirs.id])).toHaveLength(0);
     // And the victim can still send its own, once.
     expect(
@@ -210,11 +188,11 @@ describe('notify via schema: exactly the named credentials', () => {
     const first = await notify(headers, { schema_id: schemaId, credential_ids: [...all, ok.id] });
     expect(first.json()).toEqual({ queued: 1 });
     expect((await notify(headers, { schema_id: schemaId, credential_ids: all })).json()).toEqual({ queued: 0 });
-    await waitForMails(['ok@counting.example']);
+    await waitForMails(t, ['ok@counting.example']);
     // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
     for (const email of ['revoked', 'deleted', 'claimed', 'other']) {
-      expect(await mailsTo(`${email}@counting.example`)).toHaveLength(0);
+      expect(await mailsTo(t, `${email}@counting.example`)).toHaveLength(0);
     }
   });
 
@@ -258,11 +236,11 @@ describe('notify via schema: exactly the named credentials', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ queued: 5 });
     const emails = ['ann', 'cid', 'dee', 'eve', 'fay'].map((n) => `${n}@import-mail.example`);
-    await waitForMails(emails);
+    await waitForMails(t, emails);
     // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
-    for (const email of emails) expect(await mailsTo(email)).toHaveLength(1);
-    expect(await mailsTo('typed@import-mail.example')).toHaveLength(0);
+    for (const email of emails) expect(await mailsTo(t, email)).toHaveLength(1);
+    expect(await mailsTo(t, 'typed@import-mail.example')).toHaveLength(0);
     // Ids and the import together: the typed recipient now, the import's rows not again.
     const both = await notify(headers, { schema_id: schemaId, import_id: imported.id, credential_ids: [typed.id] });
     expect(both.json()).toEqual({ queued: 1 });
@@ -290,7 +268,7 @@ describe('notify via schema: exactly the named credentials', () => {
     expect(await deliveriesOfCredentials([(list.json().results[0]?.id as string) ?? imported.id])).toHaveLength(0);
     // Every e-mail job sent so far has run: whatever a stray one would have sent, it has sent.
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
-    expect(await mailsTo('gus@import-owner.example')).toHaveLength(0);
+    expect(await mailsTo(t, 'gus@import-owner.example')).toHaveLength(0);
   });
 });
 
@@ -358,9 +336,9 @@ describe('the preview is the e-mail', () => {
         locale,
       });
       expect(sent.json()).toEqual({ queued: 1 });
-      await waitForMails([email]);
-      const [caught] = await mailsTo(email);
-      const mail = (await t.app.inject({ url: `/dev/mailbox/messages/${caught!.id}` })).json() as Caught;
+      await waitForMails(t, [email]);
+      const [caught] = await mailsTo(t, email);
+      const mail = (await t.app.inject({ url: `/dev/mailbox/messages/${caught!.id}` })).json() as CaughtMail;
 
       expect(mail.subject).toBe(shown.subject);
       expect(part(mail.html!, 'greeting')).toBe(part(shown.html, 'greeting'));
@@ -433,8 +411,8 @@ describe('the development mailbox', () => {
     const { headers, schemaRecord } = await verifiedOrganization('京都クラブ');
     const credential = await createCredential(headers, schemaRecord.schema.id, 'hanako@kyoto.example', '花子', '山田');
     await notify(headers, { schema_id: schemaRecord.schema.id, credential_ids: [credential.id], locale: 'ja' });
-    await waitForMails(['hanako@kyoto.example']);
-    const [caught] = await mailsTo('hanako@kyoto.example');
+    await waitForMails(t, ['hanako@kyoto.example']);
+    const [caught] = await mailsTo(t, 'hanako@kyoto.example');
     expect(caught!.subject).toBe('京都クラブから証明書「Gold membership」が届きました');
     expect(caught!.text).toContain('山田 花子 様');
     // The list leaves the image bytes out.
@@ -460,8 +438,8 @@ describe('the development mailbox', () => {
 
   it('shows a text-only message (the KYB decision) in UTF-8', async () => {
     await t.runtime.mailer.send({ to: 'kyb@text-only.example', subject: '조직 인증 완료', text: '안녕하세요 <b>' });
-    await waitForMails(['kyb@text-only.example']);
-    const [caught] = await mailsTo('kyb@text-only.example');
+    await waitForMails(t, ['kyb@text-only.example']);
+    const [caught] = await mailsTo(t, 'kyb@text-only.example');
     expect(caught!.subject).toBe('조직 인증 완료');
     const html = await t.app.inject({ url: `/dev/mailbox/messages/${caught!.id}/html` });
     expect(html.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -10,7 +10,8 @@ import * as deliveriesService from '../src/modules/credentials/credential-delive
 import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import { basicAuth } from './security-fixtures.ts';
-import { jobsSettled, waitFor } from './support/wait.ts';
+import { mailsTo, waitForMails } from './support/mailbox.ts';
+import { jobsSettled } from './support/wait.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -63,21 +64,6 @@ const ageDeliveries = (credentialId: string, seconds = 61) =>
     .set({ createdAt: new Date(Date.now() - seconds * 1000) })
     .where(eq(schema.credentialDeliveries.credentialId, credentialId));
 
-type Caught = { id: string; to: string[]; subject: string | null; text: string | null; html: string | null };
-async function mailsTo(email: string) {
-  const response = await t.app.inject({ url: '/dev/mailbox/messages' });
-  return (response.json() as { results: Caught[] }).results.filter((m) => m.to.includes(email));
-}
-/**
- * Waits for `count` mails to `email`, then for their delivery jobs to finish: the catcher has a mail before its
- * job records it as sent (`emailed_at`, the delivery SENT).
- */
-async function waitForMails(email: string, count: number) {
-  await waitFor(`${count} mails to ${email}`, async () => (await mailsTo(email)).length >= count);
-  await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
-  return mailsTo(email);
-}
-
 /** The offer behind the holder page, as a wallet fetches it by reference. */
 async function currentOffer(credentialId: string) {
   const page = (await t.app.inject({ url: `/api/credentials/${credentialId}/connect` })).json() as {
@@ -119,7 +105,7 @@ describe('resending the claim e-mail', () => {
       },
     });
     expect(notify.json()).toEqual({ queued: 1 });
-    await waitForMails(email, 1);
+    await waitForMails(t, email, { count: 1, queue: CREDENTIAL_DELIVERY_QUEUE });
     await ageDeliveries(credential.id);
 
     // No body: the language comes from Accept-Language (the console's user reads Japanese).
@@ -127,10 +113,10 @@ describe('resending the claim e-mail', () => {
     expect(response.statusCode, response.body).toBe(202);
     expect(response.json()).toMatchObject({ sequence: 2, status: 'QUEUED', locale: 'ja', sent_at: null });
 
-    const mails = await waitForMails(email, 2);
+    const mails = await waitForMails(t, email, { count: 2, queue: CREDENTIAL_DELIVERY_QUEUE });
     // Every delivery job sent so far has finished: a duplicate would have sent its mail by now.
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
-    expect(await mailsTo(email)).toHaveLength(2);
+    expect(await mailsTo(t, email)).toHaveLength(2);
     const japanese = mails.find((m) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(m.subject ?? ''));
     expect(japanese, 'the resent e-mail is in Japanese').toBeTruthy();
     expect(japanese!.text).toContain('Welcome to the club!');
@@ -144,7 +130,7 @@ describe('resending the claim e-mail', () => {
     // The job running again (a retry, another worker) sends nothing more.
     expect(await deliveriesService.deliver(t.runtime.ctx.deps.deliver, stored[1]!.id)).toBe('skipped');
     await jobsSettled(t, CREDENTIAL_DELIVERY_QUEUE);
-    expect(await mailsTo(email)).toHaveLength(2);
+    expect(await mailsTo(t, email)).toHaveLength(2);
 
     // The history, the latest first; a locale in the body wins over Accept-Language.
     const history = await t.app.inject({ url: `/api/credentials/${credential.id}/deliveries`, headers });
@@ -157,7 +143,7 @@ describe('resending the claim e-mail', () => {
     await ageDeliveries(credential.id);
     const korean = await resend(credential.id, { ...headers, 'accept-language': 'ja' }, { locale: 'ko' });
     expect(korean.json()).toMatchObject({ sequence: 3, locale: 'ko' });
-    await waitForMails(email, 3);
+    await waitForMails(t, email, { count: 3, queue: CREDENTIAL_DELIVERY_QUEUE });
   });
 
   it('sends a never e-mailed credential its first e-mail (sequence 1), which notify via schema then skips', async () => {
@@ -167,7 +153,7 @@ describe('resending the claim e-mail', () => {
     const response = await resend(credential.id, headers, {});
     expect(response.statusCode, response.body).toBe(202);
     expect(response.json()).toMatchObject({ sequence: 1, locale: 'en' });
-    await waitForMails(email, 1);
+    await waitForMails(t, email, { count: 1, queue: CREDENTIAL_DELIVERY_QUEUE });
     const log = await t.app.inject({
       url: `/api/audit-events?filter.action=credential.resent&filter.target_id=${credential.id}`,
       headers,
@@ -292,7 +278,7 @@ describe('resending the claim e-mail', () => {
     expect(listed.total).toBe(0);
 
     // The e-mail's link leads to the new offer, which a wallet can redeem.
-    const [mail] = await waitForMails(email, 1);
+    const [mail] = await waitForMails(t, email, { count: 1, queue: CREDENTIAL_DELIVERY_QUEUE });
     expect(mail!.text).toContain(`/connect/credential/${credential.id}`);
     const second = await currentOffer(credential.id);
     expect(second.offerId).not.toBeNull();

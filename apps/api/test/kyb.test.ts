@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommands } from '../src/cli/commands/index.ts';
 import { assertOrganizationVerified } from '../src/modules/kyb/kyb.service.ts';
 import { buildOrganization, buildUser, startTestApp, type TestApp } from './harness.ts';
+import { mailsTo } from './support/mailbox.ts';
 
 /** A PDF by its signature (the API judges files by their first bytes). */
 const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
@@ -52,12 +53,6 @@ async function apply(who: Awaited<ReturnType<typeof member>>, documents?: string
     headers: who.auth,
     payload: { documents: documents ?? [await kybDocument(who.headers)] },
   });
-}
-
-async function mailsTo(email: string) {
-  const response = await t.app.inject({ url: '/dev/mailbox/messages' });
-  const { results } = response.json() as { results: { to: string[]; subject: string | null; text: string | null }[] };
-  return results.filter((m) => m.to.includes(email));
 }
 
 let admin: Awaited<ReturnType<typeof buildUser>>;
@@ -189,9 +184,9 @@ describe('KYB review', () => {
     await expect(assertOrganizationVerified(t.runtime.ctx.database.db, alice.organization.id)).resolves.toBeUndefined();
 
     await expect
-      .poll(async () => (await mailsTo(alice.user.email!)).length, { timeout: 15_000, interval: 250 })
+      .poll(async () => (await mailsTo(t, alice.user.email!)).length, { timeout: 15_000, interval: 250 })
       .toBe(1);
-    expect(JSON.stringify(await mailsTo(alice.user.email!))).toContain('Approved Org is verified');
+    expect(JSON.stringify(await mailsTo(t, alice.user.email!))).toContain('Approved Org is verified');
 
     const twice = await t.app.inject({
       method: 'POST',
@@ -236,9 +231,9 @@ describe('KYB review', () => {
     ).json();
     expect(organization).toMatchObject({ verification_status: 'REJECTED', verified: false });
     await expect
-      .poll(async () => (await mailsTo(alice.user.email!)).length, { timeout: 15_000, interval: 250 })
+      .poll(async () => (await mailsTo(t, alice.user.email!)).length, { timeout: 15_000, interval: 250 })
       .toBe(1);
-    expect(JSON.stringify(await mailsTo(alice.user.email!))).toContain('older than three months');
+    expect(JSON.stringify(await mailsTo(t, alice.user.email!))).toContain('older than three months');
 
     const resubmitted = await apply(alice);
     expect(resubmitted.statusCode).toBe(201);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kybDecisionMail } from '../src/modules/kyb/kyb.mail.ts';
 import * as usersService from '../src/modules/users/users.service.ts';
 import { buildOrganization, buildUser, startTestApp, type TestApp } from './harness.ts';
+import { waitForMails } from './support/mailbox.ts';
 
 /** A person's language (users.locale): from the provider's claim, then the console; the KYB e-mail uses it. */
 let t: TestApp;
@@ -15,21 +16,6 @@ afterAll(async () => {
 });
 
 const db = () => t.runtime.ctx.database.db;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function mailsTo(email: string) {
-  const response = await t.app.inject({ url: '/dev/mailbox/messages' });
-  const { results } = response.json() as { results: { to: string[]; subject: string; text: string }[] };
-  return results.filter((m) => m.to.includes(email));
-}
-async function mailTo(email: string) {
-  for (let i = 0; i < 100; i++) {
-    const [mail] = await mailsTo(email);
-    if (mail) return mail;
-    await sleep(200);
-  }
-  throw new Error(`no mail to ${email}`);
-}
 
 describe("the person's language", () => {
   it('is stored from the console (PUT users) and read back; an unsupported one is a 400', async () => {
@@ -99,15 +85,15 @@ describe('the KYB decision e-mail', () => {
     });
     expect(rejected.statusCode, rejected.body).toBe(200);
 
-    const ja = await mailTo(owner.user.email!);
+    const ja = (await waitForMails(t, owner.user.email!))[0]!;
     expect(ja.subject).toBe('京都クラブの組織認証は承認されませんでした');
     expect(ja.text).toContain('花子 様');
     expect(ja.text).toContain('理由：登記簿謄本が古すぎます');
-    const es = await mailTo(colleague.user.email!);
+    const es = (await waitForMails(t, colleague.user.email!))[0]!;
     expect(es.subject).toBe('京都クラブ: verificación no aprobada');
     expect(es.text).toContain('Hola, Lucía:');
     expect(es.text).toContain('Motivo: 登記簿謄本が古すぎます');
-    const en = await mailTo(newcomer.user.email!);
+    const en = (await waitForMails(t, newcomer.user.email!))[0]!;
     expect(en.subject).toBe('京都クラブ: verification not approved');
     expect(en.text).toContain('Hello Sam,');
   });

@@ -168,16 +168,28 @@ describe('job queue', () => {
     expect((await jobState('test.roles', id!))?.state).toBe('created');
 
     const done: number[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const worker = new JobQueue(database.handle.executor, logger, { work: true, stopTimeoutMs: 10_000 });
     await worker.start();
     await worker.register<{ n: number }>('test.roles', async ({ n }) => {
-      await sleep(1500);
+      await released; // runs until the test lets it finish, after the stop has begun
       done.push(n);
     });
     await waitFor('the job to start', async () =>
       (await jobState('test.roles', id!))?.state === 'active' ? true : undefined,
     );
-    await worker.stop(); // graceful: the running job finishes first
+    let stopped = false;
+    const stopping = worker.stop().then(() => {
+      stopped = true;
+    }); // graceful: the running job finishes first
+    // The stop has begun and the job still runs: the stop waits for it.
+    expect((await jobState('test.roles', id!))?.state).toBe('active');
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
     expect(done).toEqual([1]);
     expect((await jobState('test.roles', id!))?.state).toBe('completed');
     await api.stop();
@@ -316,7 +328,10 @@ describe('job queue upgrade from pg-boss 10', () => {
       await second.register<{ n: number }>('test.v10', async ({ n }) => {
         ran.push(n);
       });
-      await sleep(2500);
+      // The move runs in start(): had it copied a job again, a copy would be waiting to run now.
+      const again = await boss.findJobs('test.v10');
+      expect(again).toHaveLength(4);
+      expect(again.every((job) => job.state === 'completed')).toBe(true);
       expect(ran).toHaveLength(4);
       await second.stop();
     } finally {

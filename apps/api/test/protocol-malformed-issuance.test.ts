@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as nonces from '../src/modules/nonces/nonces.service.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { expectOAuthError } from './support/oauth-errors.ts';
 import { type Holder, makeHolder } from './support/wallet.ts';
 
 /**
@@ -69,22 +70,6 @@ const token = (form: string, headers: Record<string, string> = { 'content-type':
   post(`/orgs/${orgId}/token`, form, headers);
 
 const tokenForm = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-
-/** Asserts an OAuth error answer: its status, code, JSON body, no caching, and the wallet-facing CORS header. */
-function expectOAuthError(
-  response: { statusCode: number; headers: Record<string, unknown>; json: () => unknown; body: string },
-  status: number,
-  error: string,
-) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
-  expect(response.headers['cache-control']).toBe('no-store');
-  expect(response.headers['access-control-allow-origin']).toBe('*');
-  const body = response.json() as { error: string; error_description: string };
-  expect(body.error).toBe(error);
-  expect(typeof body.error_description).toBe('string');
-  return body;
-}
 
 async function accessTokenFor(offer: { code: string }) {
   const response = await token(tokenForm({ grant_type: PRE_AUTHORIZED, 'pre-authorized_code': offer.code }));

@@ -2,6 +2,7 @@ import { decodeJwt, generateEs256KeyPair, verifyJwtSignature, x5cLeafJwk } from 
 import { CompactEncrypt, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { expectOAuthError } from './support/oauth-errors.ts';
 import { claimCredential, type Holder, makeHolder, presentCredential, resolveRequest } from './support/wallet.ts';
 
 /**
@@ -65,21 +66,6 @@ async function startAttempt() {
 }
 
 const status = async (id: string) => (await t.app.inject({ url: `/api/verifications/${id}/verify` })).json().status;
-
-function expectOAuthError(
-  response: { statusCode: number; headers: Record<string, unknown>; json: () => unknown; body: string },
-  code: number,
-  error: string,
-) {
-  expect(response.statusCode, response.body).toBe(code);
-  expect(String(response.headers['content-type'])).toMatch(/^application\/json/);
-  expect(response.headers['cache-control']).toBe('no-store');
-  expect(response.headers['access-control-allow-origin']).toBe('*');
-  const body = response.json() as { error: string; error_description: string };
-  expect(body.error).toBe(error);
-  expect(typeof body.error_description).toBe('string');
-  return body;
-}
 
 const respond = (id: string, payload: string | object, headers: Record<string, string> = { 'content-type': FORM }) =>
   t.app.inject({ method: 'POST', url: `/oid4vp/responses/${id}`, headers, payload: payload as string });

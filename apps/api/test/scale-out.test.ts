@@ -11,6 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/lib/logger.ts';
+import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
 import { buildVerifiedOrganization, freePort, type TestApp } from './harness.ts';
 import { claimCredential, fetchHttp, makeHolder, presentCredential, type WalletHttp } from './support/wallet.ts';
@@ -371,7 +372,15 @@ describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on Postgr
       throw new Error(`${(err as Error).message} (${mails.length} received)`);
     });
     phase('every e-mail received');
-    await sleep(2000); // anything sent twice would arrive now
+    // Every delivery job has finished (a job sends its mail before it completes): anything sent twice has
+    // arrived by now.
+    await waitFor('the delivery jobs to finish', async () => {
+      const { rows } = await control.ctx.database.executor.executeSql(
+        `select count(*)::int as n from pgboss.job where name = $1 and state in ('created', 'retry', 'active')`,
+        [CREDENTIAL_DELIVERY_QUEUE],
+      );
+      return (rows[0] as { n: number }).n === 0 ? true : undefined;
+    });
 
     const csvMails = mails.filter((m) => /^r\d+@example\.test$/.test(m.to));
     const perRecipient = new Map<string, number>();

@@ -282,6 +282,9 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
     'PUT /api/integrations/keys/:id': () => ({ payload: { name: 'Renamed key' } }),
     'POST /api/organizations': () => ({ payload: { name: 'Another organization' } }),
     'PUT /api/organizations/:id': () => ({ payload: { name: 'Taken over', brand_color: '#ff0000' } }),
+    'PUT /api/organizations/:id/issuer-policy': () => ({
+      payload: { dpop_required: true, wallet_attestation_required: false },
+    }),
     'PATCH /api/organizations/:id/members/:userId': () => ({ payload: { role: 'member' } }),
     'POST /api/organizations/:id/invitations': () => ({
       payload: { email: 'intruder@example.com', role: 'admin' },

@@ -22,6 +22,10 @@ import {
  */
 const ADMIN_ROUTES: { match: (method: string, url: string) => boolean; reason: string }[] = [
   { match: (m, u) => m === 'PUT' && u === '/api/organizations/:id', reason: 'the organization profile' },
+  {
+    match: (m, u) => m === 'PUT' && u === '/api/organizations/:id/issuer-policy',
+    reason: 'the issuer policy (what wallets must prove)',
+  },
   { match: (_, u) => u.startsWith('/api/organizations/:id/invitations'), reason: 'invitations' },
   { match: (m, u) => m === 'PATCH' && u === '/api/organizations/:id/members/:userId', reason: 'changing roles' },
   {

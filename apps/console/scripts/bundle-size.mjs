@@ -1,27 +1,36 @@
 #!/usr/bin/env node
 /**
- * First-screen size of the built console (issue 8: ≤ 160 KB gzip of JavaScript and CSS).
+ * First-screen size of the built console: each first screen within its budget of gzip JavaScript and CSS
+ * (issue 8: /intro ≤ 160 KB; issue 16: a signed-in user's first page, the credential list, ≤ 180 KB).
  *
- *   npm run build -w apps/console && node apps/console/scripts/bundle-size.mjs [--dist <dir>] [--json]
+ *   npm run build -w apps/console && node apps/console/scripts/bundle-size.mjs [--dist <dir>] [--json] [--targets] [--quiet]
  *
  * Counted for each first screen, every file once:
  * - what index.html loads: module scripts, modulepreload links and stylesheets;
- * - the messages of the language shown (fetched before the first render): the shared and public ones for every screen,
- *   and the signed-in pages' (`<lang>-workspace`, fetched with the app shell) for the signed-in one;
+ * - the messages of the language shown (fetched before the first render): the shared ones for every screen, and the
+ *   signed-in pages' (`<lang>-workspace`, fetched with the app shell) for the signed-in one;
  * - the lazy code of the first route and of its lazy layout: the signed-out visitor lands on /intro, the
  *   signed-in one on /credentials/{orgId} (inside the app shell). The router fetches these before the first paint.
  * Each chunk brings the chunks it imports statically and its CSS (read from the Vite manifest, dist/.vite).
- * Sizes are gzip level 6, what `gzip -c file | wc -c` gives (and the usual server setting).
+ * Sizes are gzip level 6, what `gzip -c file | wc -c` gives (and the usual server setting). Each screen is counted in
+ * English and in the language with the largest messages.
+ *
+ * Each screen has a target (the issue's) and a budget, the ceiling the console has reached so far (the target once
+ * met; lowered as the console shrinks, never raised to let a change through). Over its budget is a regression: the
+ * script exits 1, and so does `npm test`, which runs it after the build (the build itself only builds). `--targets` exits 1 when a screen is
+ * over its target instead (bench/console-size.bench.ts). `--json` prints the same figures as JSON; `--quiet` nothing
+ * but the screens over.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const TARGET_KB = 160;
-const print = (line = '') => process.stdout.write(`${line}\n`);
 const args = process.argv.slice(2);
+// --quiet (npm test): say nothing unless a screen is over.
+const print = args.includes('--quiet') ? () => {} : (line = '') => process.stdout.write(`${line}\n`);
 const distArg = args.includes('--dist') ? args[args.indexOf('--dist') + 1] : undefined;
+const p = 'apps/console/scripts/bundle-size.mjs';
 const dist = path.resolve(distArg ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
 const manifestFile = path.join(dist, '.vite', 'manifest.json');
 if (!existsSync(path.join(dist, 'index.html')) || !existsSync(manifestFile)) {
@@ -34,10 +43,19 @@ const LANGUAGES = ['en', 'ja', 'es', 'ko'];
 const localeModule = (language) => `src/i18n/bundles/${language}.ts`;
 const workspaceLocaleModule = (language) => `src/i18n/bundles/${language}-workspace.ts`;
 const SCREENS = [
-  { name: 'signed out: /intro', modules: ['src/features/auth/components/intro-page.tsx'], locales: [localeModule] },
+  {
+    name: 'signed out: /intro',
+    targetKb: 160,
+    budgetKb: 160,
+    modules: ['src/features/auth/components/intro-page.tsx'],
+    locales: [localeModule],
+  },
   {
     name: 'signed in: /credentials/{orgId}',
-    modules: ['src/app/shell/app-shell.tsx', 'src/features/credentials/components/credentials-page.tsx'],
+    targetKb: 180,
+    // 230.6 (en) / 232.3 KB (ja) after issue 16's first cuts (bench/RESULTS.md): the target is not met yet.
+    budgetKb: 235,
+    modules: ['src/app/shell/app-shell.tsx', 'src/app/routes/credential-list-route.tsx'],
     locales: [localeModule, workspaceLocaleModule],
   },
 ];
@@ -85,25 +103,40 @@ const total = (files) => [...files].reduce((sum, file) => sum + size(file).gzip,
 const localeFiles = (language, locales = [localeModule, workspaceLocaleModule]) =>
   [...new Set(locales.flatMap((locale) => [...filesOf(locale(language))]))].filter((file) => !htmlFiles.has(file));
 
-function screen(name, modules, locales, language) {
+function screen(name, targetKb, budgetKb, modules, locales, language) {
   const files = new Set(htmlFiles);
-  for (const module of [...locales.map((locale) => locale(language)), ...modules]) filesOf(module, files);
-  return { name, language, files, gzip: total(files) };
+  for (const module of [...locales.map((locale) => locale(language)), ...modules]) {
+    if (!manifest[module]) throw new Error(`${module} is not in the build's manifest: update SCREENS in ${p}`);
+    filesOf(module, files);
+  }
+  const gzip = total(files);
+  return {
+    name,
+    targetKb,
+    budgetKb,
+    language,
+    files,
+    gzip,
+    targetMet: gzip <= targetKb * 1024,
+    withinBudget: gzip <= budgetKb * 1024,
+  };
 }
 
 const heaviest = LANGUAGES.reduce((a, b) => (total(localeFiles(b)) > total(localeFiles(a)) ? b : a));
-const screens = SCREENS.flatMap(({ name, modules, locales }) =>
-  [...new Set(['en', heaviest])].map((language) => screen(name, modules, locales, language)),
+const screens = SCREENS.flatMap(({ name, targetKb, budgetKb, modules, locales }) =>
+  [...new Set(['en', heaviest])].map((language) => screen(name, targetKb, budgetKb, modules, locales, language)),
 );
+const checkTargets = args.includes('--targets');
+const failing = screens.filter((s) => (checkTargets ? !s.targetMet : !s.withinBudget));
+const allOk = failing.length === 0;
 
 if (args.includes('--json')) {
   const out = {
-    targetKb: TARGET_KB,
     html: { files: [...htmlFiles], gzip: total(htmlFiles) },
     screens: screens.map((s) => ({ ...s, files: [...s.files].map((file) => ({ file, ...size(file) })) })),
   };
   print(JSON.stringify(out, null, 2));
-  process.exit(screens.every((s) => s.gzip <= TARGET_KB * 1024) ? 0 : 1);
+  process.exit(allOk ? 0 : 1);
 }
 
 print(`Console first screen (${dist})\n`);
@@ -113,7 +146,7 @@ for (const file of [...htmlFiles].sort((a, b) => size(b).gzip - size(a).gzip)) {
 }
 print(`  ${kb(total(htmlFiles)).padStart(9)}  total\n`);
 
-print("messages (one language per first screen: shared and public + signed-in pages'):");
+print("messages (one language per first screen: shared + signed-in pages'):");
 for (const language of LANGUAGES) {
   const base = total(localeFiles(language, [localeModule]));
   const workspace = total(localeFiles(language, [workspaceLocaleModule]));
@@ -127,7 +160,12 @@ for (const s of screens) {
   for (const file of extra.sort((a, b) => size(b).gzip - size(a).gzip)) {
     print(`  ${kb(size(file).gzip).padStart(9)}  ${file}`);
   }
-  const verdict = s.gzip <= TARGET_KB * 1024 ? 'ok' : 'OVER';
-  print(`  ${kb(s.gzip).padStart(9)}  first-screen total (target ${TARGET_KB} KB: ${verdict})\n`);
+  const target = `target ${s.targetKb} KB: ${s.targetMet ? 'met' : 'not met'}`;
+  const budget = `budget ${s.budgetKb} KB: ${s.withinBudget ? 'ok' : 'OVER'}`;
+  print(`  ${kb(s.gzip).padStart(9)}  first-screen total (${target}; ${budget})\n`);
 }
-process.exitCode = screens.every((s) => s.gzip <= TARGET_KB * 1024) ? 0 : 1;
+for (const s of failing) {
+  const limit = checkTargets ? `target of ${s.targetKb} KB` : `budget of ${s.budgetKb} KB (a regression)`;
+  process.stderr.write(`${s.name} (${s.language}): ${kb(s.gzip)} gzip, over its ${limit}\n`);
+}
+process.exitCode = allOk ? 0 : 1;

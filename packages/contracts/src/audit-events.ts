@@ -50,6 +50,11 @@ export const auditActionDefinitions = {
     details: z.strictObject({ fields, name: z.string().optional() }),
   },
   'organization.logo_changed': { target: 'organization', details: z.strictObject({ media_id: z.uuid() }) },
+  /** The issuer policy (HAIP 1.0) as it now stands. */
+  'organization.issuer_policy_changed': {
+    target: 'organization',
+    details: z.strictObject({ dpop_required: z.boolean(), wallet_attestation_required: z.boolean() }),
+  },
   'kyb.submitted': { target: 'kyb_application', details: z.strictObject({ document_count: count }) },
   /** By a platform administrator (USER) or the admin CLI (SYSTEM). */
   'kyb.approved': { target: 'kyb_application', details: none },

@@ -52,3 +52,24 @@ export const zUpdateOrganizationRequest = z.strictObject({
   require_two_factor: z.boolean().optional(),
 });
 export type UpdateOrganizationRequest = z.infer<typeof zUpdateOrganizationRequest>;
+
+/**
+ * What the organization's OpenID4VCI issuer demands of wallets (HAIP 1.0). `dpop_required`: the token
+ * endpoint refuses requests without a DPoP proof (RFC 9449), so every access token is bound to the wallet's
+ * key. `wallet_attestation_required`: not enforced yet (wallet attestation is a later part); it cannot be
+ * turned on until it is.
+ */
+export const zIssuerPolicy = z.object({
+  dpop_required: z.boolean(),
+  wallet_attestation_required: z.boolean(),
+  /** When an admin last changed it; null while the defaults apply. */
+  updated_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type IssuerPolicy = z.infer<typeof zIssuerPolicy>;
+
+export const zUpdateIssuerPolicyRequest = z.strictObject({
+  dpop_required: z.boolean(),
+  /** `true` is refused (422 ISSUER_POLICY_WALLET_ATTESTATION_UNAVAILABLE) until wallet attestation is checked. */
+  wallet_attestation_required: z.boolean(),
+});
+export type UpdateIssuerPolicyRequest = z.infer<typeof zUpdateIssuerPolicyRequest>;

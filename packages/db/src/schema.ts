@@ -888,3 +888,16 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
   ],
 );
+
+/**
+ * What an organization's OpenID4VCI issuer demands of wallets (HAIP 1.0): DPoP-bound access tokens (RFC 9449)
+ * and, later, wallet attestations. No row: nothing demanded (both false).
+ */
+export const organizationIssuerPolicies = pgTable('organization_issuer_policies', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  dpopRequired: boolean('dpop_required').notNull().default(false),
+  walletAttestationRequired: boolean('wallet_attestation_required').notNull().default(false),
+  updatedAt: updatedAt(),
+});

@@ -217,3 +217,72 @@ describe('requestCredential', () => {
     });
   });
 });
+
+describe('requestCredential with DPoP (RFC 9449)', () => {
+  const dpopAs = () =>
+    json({ issuer: ISSUER, token_endpoint: `${ISSUER}/token`, dpop_signing_alg_values_supported: ['ES256'] });
+  const sha256 = async (value: string) =>
+    Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value))).toString('base64url');
+
+  /** An issuer that requires DPoP with server nonces, as the platform's does. */
+  function dpopIssuer(tokenType = 'DPoP') {
+    const base = issuer();
+    return issuer({
+      'https://issuer.example/.well-known/oauth-authorization-server/tenant': dpopAs,
+      [`POST ${ISSUER}/token`]: ({ headers }) => {
+        const proof = headers.get('dpop');
+        if (!proof) return json({ error: 'invalid_dpop_proof' }, 400);
+        if (decodeJwt(proof).payload.nonce !== 'server-nonce-1') {
+          return new Response(JSON.stringify({ error: 'use_dpop_nonce' }), {
+            status: 400,
+            headers: { 'content-type': 'application/json', 'dpop-nonce': 'server-nonce-1' },
+          });
+        }
+        return new Response(JSON.stringify({ access_token: 'at-1', token_type: tokenType }), {
+          headers: { 'content-type': 'application/json', 'dpop-nonce': 'server-nonce-2' },
+        });
+      },
+      [`POST ${ISSUER}/credential`]: async (request) => {
+        if (request.headers.get('authorization') !== 'DPoP at-1') return json({ error: 'invalid_token' }, 401);
+        const headers = new Headers(request.headers);
+        headers.set('authorization', 'Bearer at-1');
+        return base.fetch(request.url.href, { method: 'POST', body: request.body, headers });
+      },
+    });
+  }
+
+  it('binds the token to a key of its own, follows use_dpop_nonce, and proves the key with ath and the nonce', async () => {
+    const { fetch, calls } = dpopIssuer();
+    const { parsed } = await receiveCredential(byValue(offer()), { key: holder }, { fetch });
+    expect(parsed.holderJwk).toEqual(holder.publicJwk);
+    const tokens = calls.filter((c) => c.url === `${ISSUER}/token`).map((c) => decodeJwt(c.headers.get('dpop')!));
+    expect(tokens.map((proof) => proof.payload.nonce)).toEqual([undefined, 'server-nonce-1']);
+    expect(tokens[0]!.payload).toMatchObject({ htm: 'POST', htu: `${ISSUER}/token` });
+    const credential = calls.find((c) => c.url === `${ISSUER}/credential`)!;
+    expect(credential.headers.get('authorization')).toBe('DPoP at-1');
+    const proof = decodeJwt(credential.headers.get('dpop')!);
+    expect(proof.header).toMatchObject({ typ: 'dpop+jwt', alg: 'ES256' });
+    expect(proof.payload).toMatchObject({
+      htm: 'POST',
+      htu: `${ISSUER}/credential`,
+      nonce: 'server-nonce-2',
+      ath: await sha256('at-1'),
+    });
+    // One DPoP key for the request, not the holder key (the issuer cannot link requests by it).
+    expect(proof.header.jwk).toEqual(tokens[0]!.header.jwk);
+    expect((proof.header.jwk as JsonWebKey).x).not.toBe(holder.publicJwk.x);
+  });
+
+  it('refuses an issuer that announces DPoP but hands out a Bearer token (a downgrade)', async () => {
+    const { fetch } = dpopIssuer('Bearer');
+    await expect(receiveCredential(byValue(offer()), { key: holder }, { fetch })).rejects.toMatchObject({
+      code: 'ISSUER_ERROR',
+    });
+  });
+
+  it('sends no DPoP proof to an issuer that does not announce DPoP', async () => {
+    const { fetch, calls } = issuer();
+    await receiveCredential(byValue(offer()), { key: holder }, { fetch });
+    expect(calls.some((c) => c.headers.has('dpop'))).toBe(false);
+  });
+});

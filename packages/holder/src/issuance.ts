@@ -1,6 +1,12 @@
-import { clientAuthenticationAnonymous, preAuthorizedCodeGrantIdentifier } from '@openid4vc/oauth2';
+import {
+  clientAuthenticationAnonymous,
+  getAuthorizationServerMetadataFromList,
+  preAuthorizedCodeGrantIdentifier,
+  type RequestDpopOptions,
+} from '@openid4vc/oauth2';
 import { type CredentialOfferObject, type IssuerMetadataResult, Openid4vciClient } from '@openid4vc/openid4vci';
 import {
+  createHolderKey,
   type Fetch,
   type HolderContext,
   type HolderKey,
@@ -204,24 +210,67 @@ export interface ReceivedCredential {
   parsed: ParsedSdJwtVc;
 }
 
-/** The access token of the pre-authorized code grant (OpenID4VCI 1.0 §6). */
+/** The one DPoP algorithm this holder signs with (HAIP 1.0). */
+const DPOP_ALG = 'ES256';
+
+/**
+ * Whether the offer's authorization server takes DPoP proofs this holder can make (RFC 9449 §5.1
+ * `dpop_signing_alg_values_supported` with ES256). Then this holder always uses DPoP: an issuer that requires it
+ * refuses the token request otherwise, and a bound token is worth nothing to whoever steals it.
+ */
+export function issuerSupportsDpop(issuance: Pick<Issuance, 'offer' | 'issuerMetadata'>): boolean {
+  const grant = issuance.offer.grants?.[PRE_AUTHORIZED_GRANT];
+  try {
+    const server = getAuthorizationServerMetadataFromList(
+      issuance.issuerMetadata.authorizationServers,
+      grant?.authorization_server ?? issuance.issuerMetadata.authorizationServers[0]?.issuer ?? '',
+    );
+    return server.dpop_signing_alg_values_supported?.includes(DPOP_ALG) ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** A DPoP session: the proof key (sign with it through the client's callbacks) and the server's last nonce. */
+export interface DpopSession {
+  key: HolderKey;
+  nonce?: string;
+}
+
+const dpopOptions = (dpop: DpopSession): RequestDpopOptions => ({
+  signer: { method: 'jwk', alg: DPOP_ALG, publicJwk: dpop.key.publicJwk as never },
+  ...(dpop.nonce ? { nonce: dpop.nonce } : {}),
+});
+
+/**
+ * The access token of the pre-authorized code grant (OpenID4VCI 1.0 §6). With `dpop`, the token is bound to its
+ * key (RFC 9449): the library sends a DPoP proof and, on `use_dpop_nonce`, sends it again with the server's
+ * nonce; the nonce the server gives with the token is kept in `dpop` for the credential request.
+ */
 export async function requestAccessToken(
   issuance: Pick<Issuance, 'offer' | 'issuerMetadata' | 'txCode'>,
-  options: { txCode?: string } = {},
+  options: { txCode?: string; dpop?: DpopSession } = {},
   context: HolderContext = {},
 ) {
   const txCode = options.txCode?.trim() || undefined;
   if (issuance.txCode && !txCode) throw new HolderError('PIN_REQUIRED', 'This offer needs the transaction code');
+  const { dpop } = options;
   try {
-    const { accessTokenResponse } = await client(
-      context,
-      'ISSUER_UNREACHABLE',
-    ).retrievePreAuthorizedCodeAccessTokenFromOffer({
-      credentialOffer: issuance.offer,
-      issuerMetadata: issuance.issuerMetadata,
-      ...(issuance.txCode && txCode ? { txCode } : {}),
-    });
-    return accessTokenResponse;
+    const answer = await client(context, 'ISSUER_UNREACHABLE', dpop?.key).retrievePreAuthorizedCodeAccessTokenFromOffer(
+      {
+        credentialOffer: issuance.offer,
+        issuerMetadata: issuance.issuerMetadata,
+        ...(issuance.txCode && txCode ? { txCode } : {}),
+        ...(dpop ? { dpop: dpopOptions(dpop) } : {}),
+      },
+    );
+    if (dpop) {
+      if (answer.accessTokenResponse.token_type.toLowerCase() !== 'dpop') {
+        throw new HolderError('ISSUER_ERROR', 'The issuer did not bind the access token to the DPoP key');
+      }
+      dpop.nonce = answer.dpop?.nonce;
+    }
+    return answer.accessTokenResponse;
   } catch (err) {
     const own = holderErrorIn(err);
     if (own) throw own;
@@ -279,15 +328,20 @@ export async function postCredentialRequest(
   accessToken: string,
   proofs: string[],
   context: HolderContext = {},
+  dpop?: DpopSession,
 ): Promise<CredentialAttempt> {
   let response: Awaited<ReturnType<Openid4vciClient['retrieveCredentials']>>;
   try {
-    response = await client(context, 'ISSUER_UNREACHABLE').retrieveCredentials({
+    // With DPoP, the library sends `Authorization: DPoP` and a proof with `ath`, and once more with the
+    // server's nonce when the answer is a `use_dpop_nonce` challenge (RFC 9449 §7.1, §9).
+    response = await client(context, 'ISSUER_UNREACHABLE', dpop?.key).retrieveCredentials({
       issuerMetadata: issuance.issuerMetadata,
       accessToken,
       credentialConfigurationId: issuance.configurationId,
       proofs: { jwt: proofs },
+      ...(dpop ? { dpop: dpopOptions(dpop) } : {}),
     });
+    if (dpop && response.dpop?.nonce) dpop.nonce = response.dpop.nonce;
   } catch (err) {
     const own = holderErrorIn(err);
     if (own) throw own;
@@ -318,17 +372,27 @@ export async function postCredentialRequest(
  * Redeems a resolved offer for an SD-JWT VC bound to `key`: token (with the transaction code when the
  * offer asks for one), nonce, key proof, credential (once more with a fresh nonce when the issuer calls
  * the first one stale). The credential must be an SD-JWT VC whose `cnf.jwk` is the holder key.
+ *
+ * When the issuer takes DPoP (issuerSupportsDpop), the token is bound to `dpopKey`, or else to a key made for
+ * this one request and forgotten after it: never the holder key, so the issuer cannot link requests by it.
  */
 export async function requestCredential(
   issuance: Issuance,
-  options: { key: HolderKey; txCode?: string },
+  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
   context: HolderContext = {},
 ): Promise<ReceivedCredential> {
-  const token = await requestAccessToken(issuance, options, context);
+  const dpop: DpopSession | undefined = issuerSupportsDpop(issuance)
+    ? { key: options.dpopKey ?? (await createHolderKey()) }
+    : undefined;
+  const token = await requestAccessToken(
+    issuance,
+    { ...(options.txCode !== undefined ? { txCode: options.txCode } : {}), ...(dpop ? { dpop } : {}) },
+    context,
+  );
   let nonce = await requestNonce(issuance.issuerMetadata, str(token.c_nonce), context);
   for (let attempt = 0; attempt < 2; attempt++) {
     const proof = await createKeyProof(issuance, options.key, nonce, context);
-    const answer = await postCredentialRequest(issuance, token.access_token, [proof], context);
+    const answer = await postCredentialRequest(issuance, token.access_token, [proof], context, dpop);
     if ('credential' in answer) {
       const parsed = await parseSdJwtVc(answer.credential);
       if (!isBoundTo(parsed, options.key.publicJwk)) {
@@ -344,7 +408,7 @@ export async function requestCredential(
 /** resolveCredentialOffer then requestCredential: a holder that accepts whatever it is offered (tests, benchmarks). */
 export async function receiveCredential(
   offerLink: string,
-  options: { key: HolderKey; txCode?: string },
+  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
   context: HolderContext = {},
 ): Promise<ReceivedCredential> {
   return requestCredential(await resolveCredentialOffer(offerLink, context), options, context);

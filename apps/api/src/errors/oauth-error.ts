@@ -10,6 +10,8 @@ export class OAuthError extends Error {
     readonly error: OAuthErrorCode,
     readonly description: string,
     readonly status = 400,
+    /** Headers the answer carries: `DPoP-Nonce`, a `WWW-Authenticate` challenge of its own (RFC 9449 §7.1, §9). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(description);
     this.name = 'OAuthError';

@@ -18,6 +18,7 @@ export interface OAuthAnswer {
   status: number;
   error: string;
   description: string;
+  headers?: Readonly<Record<string, string>>;
 }
 
 const DESCRIPTION_MAX = 500;
@@ -38,7 +39,9 @@ function validationDescription(error: FastifyError & { validation: unknown[]; va
  * OpenID4VCI §8.3.1.2 prescribe; a body over the limit keeps its 413.
  */
 export function oauthAnswer(error: unknown, invalidRequest = 'invalid_request'): OAuthAnswer | undefined {
-  if (error instanceof OAuthError) return { status: error.status, error: error.error, description: error.description };
+  if (error instanceof OAuthError) {
+    return { status: error.status, error: error.error, description: error.description, headers: error.headers };
+  }
   if (error instanceof Oauth2ServerErrorResponseError) {
     const { error: code, error_description: description } = error.errorResponse;
     return { status: error.status, error: code, description: description ?? code };
@@ -77,6 +80,7 @@ export function registerOAuthErrorHandler(app: FastifyInstance) {
       throw error instanceof Error ? error : Object.assign(new Error('Request refused'), error);
     }
     if (answer.status === 401) reply.header('www-authenticate', `Bearer error="${answer.error}"`);
+    if (answer.headers) reply.headers(answer.headers);
     return reply
       .status(answer.status)
       .header('cache-control', 'no-store')

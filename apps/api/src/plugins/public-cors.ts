@@ -24,15 +24,17 @@ const RATE_LIMIT_EXPOSED = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-rem
  */
 export function publicCors(
   app: FastifyInstance,
-  options: Pick<FastifyCorsOptions, 'methods' | 'allowedHeaders'> = { methods: ['GET'] },
+  options: Pick<FastifyCorsOptions, 'methods' | 'allowedHeaders'> & { exposedHeaders?: string[] } = {
+    methods: ['GET'],
+  },
 ) {
   const cors: FastifyCorsOptions = {
     origin: '*',
     credentials: false,
     maxAge: 600,
-    exposedHeaders: RATE_LIMIT_EXPOSED,
     strictPreflight: false,
     ...options,
+    exposedHeaders: [...RATE_LIMIT_EXPOSED, ...(options.exposedHeaders ?? [])],
   };
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, cors };

@@ -37,7 +37,14 @@ export interface WalletResponse {
 
 export type WalletHttp = (
   url: string,
-  init?: { method?: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; token?: string },
+  init?: {
+    method?: 'GET' | 'POST';
+    form?: Record<string, string>;
+    json?: unknown;
+    token?: string;
+    /** More request headers (`DPoP`, an `Authorization: DPoP …`). */
+    headers?: Record<string, string>;
+  },
 ) => Promise<WalletResponse>;
 
 /** The app under test (answered in process) or any HTTP function (e.g. `fetchHttp` for a running product). */
@@ -52,6 +59,7 @@ export const fetchHttp: WalletHttp = async (url, init = {}) => {
       ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
       ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       ...(init.json ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
     },
     ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     ...(init.json ? { body: JSON.stringify(init.json) } : {}),
@@ -71,10 +79,7 @@ export const fetchHttp: WalletHttp = async (url, init = {}) => {
 
 /** HTTP as a wallet sees it, answered by the app in process (absolute URLs of PUBLIC_URL). */
 export function walletHttp(t: TestApp): WalletHttp {
-  return async function http(
-    url: string,
-    init: { method?: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; token?: string } = {},
-  ) {
+  return async function http(url: string, init: Parameters<WalletHttp>[1] = {}) {
     const { pathname, search } = new URL(url);
     const response = await t.app.inject({
       method: init.method ?? (init.form || init.json ? 'POST' : 'GET'),
@@ -82,6 +87,7 @@ export function walletHttp(t: TestApp): WalletHttp {
       headers: {
         ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
         ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
       },
       ...(init.form ? { payload: new URLSearchParams(init.form).toString() } : {}),
       ...(init.json ? { payload: init.json as object } : {}),
@@ -104,6 +110,12 @@ export function fetchOf(target: Target): typeof fetch {
     const body = typeof init.body === 'string' ? init.body : undefined;
     const contentType = headers.get('content-type') ?? '';
     const bearer = /^Bearer (.+)$/i.exec(headers.get('authorization') ?? '')?.[1];
+    // DPoP (RFC 9449): the proof, and the token under the DPoP scheme, pass as they are.
+    const more: Record<string, string> = {};
+    const dpop = headers.get('dpop');
+    if (dpop) more.dpop = dpop;
+    const authorization = headers.get('authorization');
+    if (authorization && !bearer) more.authorization = authorization;
     const answer = await http(url, {
       method: (init.method ?? 'GET').toUpperCase() as 'GET' | 'POST',
       ...(body !== undefined && contentType.includes('application/x-www-form-urlencoded')
@@ -111,6 +123,7 @@ export function fetchOf(target: Target): typeof fetch {
         : {}),
       ...(body !== undefined && contentType.includes('application/json') ? { json: JSON.parse(body) } : {}),
       ...(bearer ? { token: bearer } : {}),
+      ...(Object.keys(more).length > 0 ? { headers: more } : {}),
     });
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {

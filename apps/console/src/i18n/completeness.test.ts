@@ -1,20 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { messages as enBase } from './bundles/en.ts';
+import { messages as enConnect } from './bundles/en-connect.ts';
 import { messages as enWorkspace } from './bundles/en-workspace.ts';
+import { messages as enWorkspacePages } from './bundles/en-workspace-pages.ts';
 import { messages as esBase } from './bundles/es.ts';
+import { messages as esConnect } from './bundles/es-connect.ts';
 import { messages as esWorkspace } from './bundles/es-workspace.ts';
+import { messages as esWorkspacePages } from './bundles/es-workspace-pages.ts';
 import { messages as jaBase } from './bundles/ja.ts';
+import { messages as jaConnect } from './bundles/ja-connect.ts';
 import { messages as jaWorkspace } from './bundles/ja-workspace.ts';
+import { messages as jaWorkspacePages } from './bundles/ja-workspace-pages.ts';
 import { messages as koBase } from './bundles/ko.ts';
+import { messages as koConnect } from './bundles/ko-connect.ts';
 import { messages as koWorkspace } from './bundles/ko-workspace.ts';
+import { messages as koWorkspacePages } from './bundles/ko-workspace-pages.ts';
 import { mergeMessages } from './message-tree.ts';
 import { createTranslator } from './translator.ts';
 
-// A language's messages come in two chunks (shared + public, signed-in pages); together they are the whole language.
-const en = mergeMessages(enBase, { workspace: enWorkspace });
-const es = mergeMessages(esBase, { workspace: esWorkspace });
-const ja = mergeMessages(jaBase, { workspace: jaWorkspace });
-const ko = mergeMessages(koBase, { workspace: koWorkspace });
+// A language's messages come in three chunks (shared, public holder pages, signed-in pages); together they are the whole language.
+const en = mergeMessages(enBase, { connect: enConnect, workspace: enWorkspace, workspacePages: enWorkspacePages });
+const es = mergeMessages(esBase, { connect: esConnect, workspace: esWorkspace, workspacePages: esWorkspacePages });
+const ja = mergeMessages(jaBase, { connect: jaConnect, workspace: jaWorkspace, workspacePages: jaWorkspacePages });
+const ko = mergeMessages(koBase, { connect: koConnect, workspace: koWorkspace, workspacePages: koWorkspacePages });
 
 type Tree = { [key: string]: string | Tree };
 

@@ -39,8 +39,8 @@ export const i18n = createTranslator({ language: initialLanguage, fallbackLangua
 export const { useTranslation, Trans } = bindTranslator(i18n);
 
 const loadedParts = new Set<string>();
-/** Set once a signed-in screen is about to show: from then on every language comes with the workspace's messages. */
-let withWorkspace = false;
+/** Parts beyond `base` wanted so far (a signed-in screen, a public holder page): every language comes with them. */
+const wantedParts = new Set<MessagePart>();
 
 async function loadPart(language: SupportedLanguage, part: MessagePart): Promise<void> {
   const key = `${part}:${language}`;
@@ -49,25 +49,38 @@ async function loadPart(language: SupportedLanguage, part: MessagePart): Promise
   loadedParts.add(key);
 }
 
-/** Downloads a language's messages once (with the signed-in pages' once those are wanted) and adds them to `i18n`. */
+/** Downloads a language's messages once (with the other parts wanted so far) and adds them to `i18n`. */
 export async function loadLanguage(language: SupportedLanguage): Promise<void> {
-  await Promise.all([loadPart(language, 'base'), withWorkspace ? loadPart(language, 'workspace') : undefined]);
+  await Promise.all([loadPart(language, 'base'), ...[...wantedParts].map((part) => loadPart(language, part))]);
+}
+
+/** Downloads one more part of the messages in the language shown (and, from now on, in any language switched to). */
+async function loadMessagePart(part: MessagePart): Promise<void> {
+  wantedParts.add(part);
+  const language = toSupportedLanguage(i18n.language) ?? DEFAULT_LANGUAGE;
+  try {
+    await loadPart(language, part);
+  } catch {
+    // As for the first language: English is better than raw keys, and the page still renders.
+    if (language !== DEFAULT_LANGUAGE) await loadPart(DEFAULT_LANGUAGE, part).catch(() => undefined);
+  }
 }
 
 /**
- * Downloads the signed-in pages' messages in the language shown (and, from now on, in any language switched to).
- * The app shell's route and the no-organization page load it with their code, so they never render raw keys.
+ * Downloads the signed-in pages' messages. The app shell's route and the no-organization page load it with their
+ * code, so they never render raw keys.
  */
-export async function loadWorkspaceMessages(): Promise<void> {
-  withWorkspace = true;
-  const language = toSupportedLanguage(i18n.language) ?? DEFAULT_LANGUAGE;
-  try {
-    await loadPart(language, 'workspace');
-  } catch {
-    // As for the first language: English is better than raw keys, and the page still renders.
-    if (language !== DEFAULT_LANGUAGE) await loadPart(DEFAULT_LANGUAGE, 'workspace').catch(() => undefined);
-  }
-}
+export const loadWorkspaceMessages = (): Promise<void> => loadMessagePart('workspace');
+
+/**
+ * Downloads the messages of the signed-in pages beyond the credential list (with the shell's, which they need too):
+ * each of those routes loads it with its code, and the shell once the first page has painted.
+ */
+export const loadWorkspacePagesMessages = (): Promise<void> =>
+  Promise.all([loadMessagePart('workspace'), loadMessagePart('workspacePages')]).then(() => undefined);
+
+/** Downloads the public holder pages' messages (/connect/…), with their code. */
+export const loadConnectMessages = (): Promise<void> => loadMessagePart('connect');
 
 async function loadInitialLanguage(): Promise<void> {
   try {

@@ -55,19 +55,37 @@ describe('language loading', () => {
   });
 
   it("leaves the signed-in pages' messages out until they are wanted, then keeps them with every language", async () => {
-    const { i18n, i18nReady, changeLanguage, loadWorkspaceMessages } = await startI18n();
+    const { i18n, i18nReady, changeLanguage, loadWorkspaceMessages, loadWorkspacePagesMessages } = await startI18n();
     await i18nReady;
-    // The public pages' messages are in; the credentials feature's (a signed-in page) are not.
+    const parts = (language: string) => Object.keys(i18n.getResourceBundle(language) ?? {});
+    // The shared messages are in; the public holder pages' and the signed-in pages' are not.
     expect(i18n.exists('intro.signIn')).toBe(true);
-    expect(Object.keys(i18n.getResourceBundle('en') ?? {})).toContain('connect');
-    expect(Object.keys(i18n.getResourceBundle('en') ?? {})).not.toContain('issuing');
+    expect(parts('en')).not.toContain('connect');
+    expect(parts('en')).not.toContain('issuing');
+    expect(parts('en')).not.toContain('nav');
 
+    // With the shell: the shell's own and the credential list's, not yet the other pages'.
     await loadWorkspaceMessages();
-    expect(Object.keys(i18n.getResourceBundle('en') ?? {})).toEqual(expect.arrayContaining(['issuing', 'kyb']));
+    expect(parts('en')).toEqual(expect.arrayContaining(['nav', 'issuing', 'kyb']));
+    expect(parts('en')).not.toContain('verifications');
+    expect(i18n.exists('members.nav')).toBe(true); // the menu's label of a page whose messages come later
+    expect(i18n.exists('members.invite.title')).toBe(false);
+
+    await loadWorkspacePagesMessages();
+    expect(parts('en')).toEqual(expect.arrayContaining(['verifications', 'members', 'integrations']));
 
     await changeLanguage('ja');
-    expect(Object.keys(i18n.getResourceBundle('ja') ?? {})).toEqual(
-      expect.arrayContaining(['app', 'connect', 'issuing', 'verifications']),
-    );
+    expect(parts('ja')).toEqual(expect.arrayContaining(['app', 'nav', 'issuing', 'verifications']));
+    expect(parts('ja')).not.toContain('connect');
+  });
+
+  it("loads the public holder pages' messages with them, and with every language from then on", async () => {
+    const { i18n, i18nReady, changeLanguage, loadConnectMessages } = await startI18n();
+    await i18nReady;
+    await loadConnectMessages();
+    expect(Object.keys(i18n.getResourceBundle('en') ?? {})).toContain('connect');
+    expect(Object.keys(i18n.getResourceBundle('en') ?? {})).not.toContain('issuing');
+    await changeLanguage('ko');
+    expect(Object.keys(i18n.getResourceBundle('ko') ?? {})).toContain('connect');
   });
 });

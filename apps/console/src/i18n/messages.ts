@@ -3,12 +3,15 @@ import type { MessageTree } from './message-tree.ts';
 
 /**
  * Each language is one tree: the shared messages plus each feature's own `features/<feature>/locales/<lang>.json`,
- * under the feature's own top-level key. It comes in two chunks per language, so the first screen downloads only the
+ * under the feature's own top-level key. It comes in four chunks per language, so the first screen downloads only the
  * language it shows, and a signed-out visitor only what the public pages need (issue 8):
- * - `bundles/<lang>.ts`: the shared messages and the public holder pages' (`connect`);
- * - `bundles/<lang>-workspace.ts`: every other feature's, for the signed-in pages (loaded with the app shell).
+ * - `bundles/<lang>.ts`: the shared messages;
+ * - `bundles/<lang>-connect.ts`: the public holder pages' (`connect`, loaded with their code; issue 16);
+ * - `bundles/<lang>-workspace.ts`: the app shell's and the features' a signed-in user's first page (the credential
+ *   list) uses, loaded with the shell;
+ * - `bundles/<lang>-workspace-pages.ts`: the other signed-in pages' (loaded with them, or once the shell is idle).
  */
-export type MessagePart = 'base' | 'workspace';
+export type MessagePart = 'base' | 'connect' | 'workspace' | 'workspacePages';
 
 const bundles: Record<MessagePart, Record<SupportedLanguage, () => Promise<{ messages: MessageTree }>>> = {
   base: {
@@ -17,11 +20,23 @@ const bundles: Record<MessagePart, Record<SupportedLanguage, () => Promise<{ mes
     es: () => import('./bundles/es.ts'),
     ko: () => import('./bundles/ko.ts'),
   },
+  connect: {
+    en: () => import('./bundles/en-connect.ts'),
+    ja: () => import('./bundles/ja-connect.ts'),
+    es: () => import('./bundles/es-connect.ts'),
+    ko: () => import('./bundles/ko-connect.ts'),
+  },
   workspace: {
     en: () => import('./bundles/en-workspace.ts'),
     ja: () => import('./bundles/ja-workspace.ts'),
     es: () => import('./bundles/es-workspace.ts'),
     ko: () => import('./bundles/ko-workspace.ts'),
+  },
+  workspacePages: {
+    en: () => import('./bundles/en-workspace-pages.ts'),
+    ja: () => import('./bundles/ja-workspace-pages.ts'),
+    es: () => import('./bundles/es-workspace-pages.ts'),
+    ko: () => import('./bundles/ko-workspace-pages.ts'),
   },
 };
 

@@ -2,22 +2,26 @@ import { isProblemCode, type Problem, ProblemCode, problemStatus } from '@cp/con
 import { describe, expect, it } from 'vitest';
 import { messages as enBase } from '../i18n/bundles/en.ts';
 import { messages as enWorkspace } from '../i18n/bundles/en-workspace.ts';
+import { messages as enWorkspacePages } from '../i18n/bundles/en-workspace-pages.ts';
 import { messages as esBase } from '../i18n/bundles/es.ts';
 import { messages as esWorkspace } from '../i18n/bundles/es-workspace.ts';
+import { messages as esWorkspacePages } from '../i18n/bundles/es-workspace-pages.ts';
 import { messages as jaBase } from '../i18n/bundles/ja.ts';
 import { messages as jaWorkspace } from '../i18n/bundles/ja-workspace.ts';
+import { messages as jaWorkspacePages } from '../i18n/bundles/ja-workspace-pages.ts';
 import { messages as koBase } from '../i18n/bundles/ko.ts';
 import { messages as koWorkspace } from '../i18n/bundles/ko-workspace.ts';
+import { messages as koWorkspacePages } from '../i18n/bundles/ko-workspace-pages.ts';
 import { type MessageTree, mergeMessages } from '../i18n/message-tree.ts';
 import { createTranslator } from '../i18n/translator.ts';
 import { ApiError } from './api-error.ts';
 import { problemMessage, problemMessageKey, problemMessageKeys } from './problem-messages.ts';
 
 const languages = {
-  en: mergeMessages(enBase, { workspace: enWorkspace }),
-  ja: mergeMessages(jaBase, { workspace: jaWorkspace }),
-  es: mergeMessages(esBase, { workspace: esWorkspace }),
-  ko: mergeMessages(koBase, { workspace: koWorkspace }),
+  en: mergeMessages(enBase, { workspace: enWorkspace, workspacePages: enWorkspacePages }),
+  ja: mergeMessages(jaBase, { workspace: jaWorkspace, workspacePages: jaWorkspacePages }),
+  es: mergeMessages(esBase, { workspace: esWorkspace, workspacePages: esWorkspacePages }),
+  ko: mergeMessages(koBase, { workspace: koWorkspace, workspacePages: koWorkspacePages }),
 };
 
 /** The message at a dotted key: the key itself, or its plural forms (`_other` is in every language). */

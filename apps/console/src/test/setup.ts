@@ -1,6 +1,13 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { i18nReady, loadLanguage, loadWorkspaceMessages, SUPPORTED_LANGUAGES } from '../i18n/index.ts';
+import {
+  i18nReady,
+  loadConnectMessages,
+  loadLanguage,
+  loadWorkspaceMessages,
+  loadWorkspacePagesMessages,
+  SUPPORTED_LANGUAGES,
+} from '../i18n/index.ts';
 
 // Pages render lazily and the machine is shared: findBy/waitFor get 5 s instead of 1 s.
 configure({ asyncUtilTimeout: 5000 });
@@ -9,6 +16,8 @@ configure({ asyncUtilTimeout: 5000 });
 // switch languages freely, so every message of every language is loaded up front.
 await i18nReady;
 await loadWorkspaceMessages();
+await loadWorkspacePagesMessages();
+await loadConnectMessages();
 await Promise.all(SUPPORTED_LANGUAGES.map(loadLanguage));
 
 afterEach(() => {

@@ -1,5 +1,12 @@
 import { decodeJwt, jwtVcIssuerMetadataUrl, SdJwtVcError, verifySdJwtVc } from '@cp/credentials';
-import { type Issuance, REGISTERED_CLAIMS, requestCredential, resolveCredentialOffer, sameKey } from '@cp/holder';
+import {
+  createHolderKey,
+  type Issuance,
+  REGISTERED_CLAIMS,
+  requestCredential,
+  resolveCredentialOffer,
+  sameKey,
+} from '@cp/holder';
 import { localizedFrom, pickEntry } from './display.ts';
 import { WalletError } from './errors.ts';
 import { withHolder } from './holder.ts';
@@ -270,10 +277,17 @@ export async function acceptOffer(
   const issuance = (resolved as Partial<ResolvedOfferWithSession>).session;
   if (!issuance) throw new WalletError('OFFER_INVALID', 'Resolve the offer with resolveOffer first');
   const holder = vault.holder();
+  // DPoP (RFC 9449) when the issuer takes it: a key of this one request, never the holder key, so that the
+  // access token is useless to whoever intercepts it and issuers cannot link requests by it.
+  const dpopKey = await createHolderKey();
   const { credential: raw } = await withHolder('ISSUER_ERROR', (context) =>
     requestCredential(
       issuance,
-      { key: holder, ...(options.txCode !== undefined ? { txCode: options.txCode } : {}) },
+      {
+        key: holder,
+        dpopKey,
+        ...(options.txCode !== undefined ? { txCode: options.txCode } : {}),
+      },
       context,
     ),
   );

@@ -46,7 +46,7 @@ const verifyHolderProofJwt: VerifyJwtCallback = async (signer, { header, compact
   return { verified: true, signerJwk: jwk as Jwk };
 };
 
-const callbacks: Omit<CallbackContext, 'decryptJwe' | 'encryptJwe'> = {
+export const callbacks: Omit<CallbackContext, 'decryptJwe' | 'encryptJwe'> = {
   hash: (data, alg) => {
     if (alg !== 'sha-256') throw new Error(`Unsupported hash ${alg}`);
     return new Uint8Array(createHash('sha256').update(data).digest());

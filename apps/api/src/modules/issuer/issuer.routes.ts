@@ -5,6 +5,9 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { registerOAuthErrorHandler } from '../../plugins/oauth-errors.ts';
 import { publicCors } from '../../plugins/public-cors.ts';
+import { findIssuerPolicy } from '../issuer-policy/issuer-policy.service.ts';
+import { issuerUrl } from '../organization-keys/identifiers.ts';
+import { authorizeCredentialRequest, checkTokenRequestDpop, createDpopNonce, type DpopDeps } from './dpop.ts';
 import * as issuerService from './issuer.service.ts';
 
 const zOrgParams = z.object({ id: z.uuid() });
@@ -70,12 +73,20 @@ function protocolHttp(request: FastifyRequest) {
  */
 export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
   const deps = ctx.deps.issuer;
+  const dpopDeps: DpopDeps = { db: deps.db, offerCodeKey: deps.credentials.offerCodeKey };
+  /** An endpoint's public URL, as the metadata announces it: what DPoP proofs name as `htu` (RFC 9449 §4.3). */
+  const endpointUrl = (id: string, endpoint: 'token' | 'credential') => `${issuerUrl(deps.publicUrl, id)}/${endpoint}`;
   // Token, nonce and credential endpoints: a stricter per-address limit (RATE_LIMIT_ISSUER_PER_MINUTE).
   const limited = { config: { rateLimit: { max: ctx.config.rateLimits.issuer, timeWindow: '1 minute' } } };
   return async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     // Wallets may run in a browser on another origin: the issuer endpoints are public and cookie-free.
-    publicCors(app, { methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['authorization', 'content-type', 'dpop'] });
+    publicCors(app, {
+      methods: ['GET', 'POST', 'OPTIONS'],
+      allowedHeaders: ['authorization', 'content-type', 'dpop'],
+      // A wallet in a browser must read the DPoP nonce and the DPoP challenge (RFC 9449 §8, §7.1).
+      exposedHeaders: ['dpop-nonce', 'www-authenticate'],
+    });
     // Failures of these routes are OAuth errors `{error, error_description}` (RFC 6749 §5.2), not problem+json.
     registerOAuthErrorHandler(app);
     const issuerMetadata = async (id: string, reply: FastifyReply) =>
@@ -124,10 +135,18 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
         },
       },
       async (request, reply) => {
-        const answer = await issuerService.exchangePreAuthorizedCode(deps, request.params.id, {
-          body: request.body,
-          http: protocolHttp(request),
-        });
+        const { id } = request.params;
+        const http = protocolHttp(request);
+        // The organization's issuer policy is read (fresh, any process) only for a request without a proof.
+        const dpopJkt = await checkTokenRequestDpop(
+          dpopDeps,
+          id,
+          { url: endpointUrl(id, 'token'), headers: http.headers },
+          async () => (await findIssuerPolicy(deps.db, id)).dpopRequired,
+        );
+        const answer = await issuerService.exchangePreAuthorizedCode(deps, id, { body: request.body, http, dpopJkt });
+        // RFC 9449 §8.2: the nonce for the wallet's next proof (the credential request), saving it a retry.
+        if (dpopJkt) reply.header('dpop-nonce', createDpopNonce(dpopDeps, id));
         return reply.header('cache-control', 'no-store').send(answer);
       },
     );
@@ -153,12 +172,12 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
         },
       },
       async (request, reply) => {
-        const answer = await issuerService.requestCredential(
-          deps,
-          request.params.id,
-          request.headers.authorization,
-          request.body,
-        );
+        const { id } = request.params;
+        const token = await authorizeCredentialRequest(dpopDeps, id, {
+          url: endpointUrl(id, 'credential'),
+          headers: protocolHttp(request).headers,
+        });
+        const answer = await issuerService.requestCredential(deps, id, token, request.body);
         return reply.header('cache-control', 'no-store').send(answer);
       },
     );

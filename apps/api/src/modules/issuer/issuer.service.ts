@@ -22,6 +22,7 @@ import * as keysService from '../organization-keys/organization-keys.service.ts'
 import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
+import { bindAccessToken, DPOP_ALG } from './dpop.ts';
 import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
 
@@ -202,6 +203,8 @@ function buildAuthorizationServerMetadata(deps: IssuerDeps, organizationId: stri
     'pre-authorized_grant_anonymous_access_supported': true,
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ['none'],
+    // RFC 9449 §5.1: DPoP-bound tokens (always offered; required by the organization's issuer policy).
+    dpop_signing_alg_values_supported: [DPOP_ALG],
   });
 }
 
@@ -227,6 +230,8 @@ export async function credentialOffer(deps: IssuerDeps, organizationId: string, 
 export interface ProtocolRequest {
   body: Record<string, unknown>;
   http: RequestLike;
+  /** The thumbprint of the verified DPoP proof's key (dpop.ts): the token is bound to it (RFC 9449 §5). */
+  dpopJkt?: string | undefined;
 }
 
 /**
@@ -249,7 +254,7 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
   }
   const code = grant.preAuthorizedCode;
   const codeHash = sha256(code);
-  const accessToken = randomToken(32);
+  const accessToken = bindAccessToken(randomToken(32), request.dpopJkt);
   const expiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
   // The common case in one statement: no PIN sent, and the code is of an open offer without one. The request
   // is checked first (the library's checks need no row here: the expiry is the statement's).
@@ -258,7 +263,7 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
     if (
       await repository.redeemOpenOffer(deps.db, organizationId, codeHash, sha256(accessToken), expiresAt, new Date())
     ) {
-      return tokenResponse(accessToken);
+      return tokenResponse(accessToken, request.dpopJkt);
     }
   }
   // Otherwise the offer is read: to say why it is refused, or to count a PIN attempt.
@@ -300,13 +305,13 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
   if (!(await repository.redeemOffer(deps.db, offer.id, sha256(accessToken), expiresAt))) {
     throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
   }
-  return tokenResponse(accessToken);
+  return tokenResponse(accessToken, request.dpopJkt);
 }
 
 /** RFC 6749 §5.1. An opaque token, stored as its hash (the library's own makes signed JWT access tokens). */
-const tokenResponse = (accessToken: string) => ({
+const tokenResponse = (accessToken: string, dpopJkt: string | undefined) => ({
   access_token: accessToken,
-  token_type: 'Bearer',
+  token_type: dpopJkt ? 'DPoP' : 'Bearer',
   expires_in: ACCESS_TOKEN_TTL_SECONDS,
 });
 
@@ -404,11 +409,10 @@ const staleNonce = () =>
 export async function requestCredential(
   deps: IssuerDeps,
   organizationId: string,
-  authorization: string | undefined,
+  /** The access token, its scheme and DPoP proof already checked (dpop.ts authorizeCredentialRequest). */
+  token: string,
   body: Record<string, unknown>,
 ) {
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  if (!token) throw new OAuthError('invalid_token', 'An access token from the token endpoint is required.', 401);
   const row = await repository.findOfferByAccessTokenHash(deps.db, organizationId, sha256(token));
   if (!row?.accessTokenExpiresAt || row.accessTokenExpiresAt <= new Date()) {
     throw new OAuthError('invalid_token', 'The access token is invalid or expired.', 401);

@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Database, schema } from '@cp/db';
+import { sha256 } from '../../lib/crypto.ts';
 
 /**
  * Stateless single-use nonces (OpenID4VCI `c_nonce`): the nonce carries its expiry and a MAC over it, the
@@ -41,4 +43,23 @@ export function readNonce(key: Buffer, purpose: string, nonce: string): { expire
   const expiresAt = bytes.readUInt32BE(1);
   if (expiresAt * 1000 <= Date.now()) return undefined;
   return { expiresAt: new Date(expiresAt * 1000) };
+}
+
+/**
+ * Records a value seen once (a DPoP proof's `jti`, RFC 9449 §11.1) until it expires: false when it was already
+ * recorded for this purpose, i.e. a replay. One insert, atomic across processes.
+ */
+export async function recordOnce(db: Database, purpose: string, value: string, ttlSeconds: number): Promise<boolean> {
+  const now = new Date();
+  const rows = await db
+    .insert(schema.nonces)
+    .values({
+      nonceHash: sha256(`${purpose}|${value}`),
+      purpose,
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+      consumedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ hash: schema.nonces.nonceHash });
+  return rows.length === 1;
 }

@@ -20,7 +20,7 @@ import {
   useRoutes,
 } from 'react-router';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
-import { loadWorkspaceMessages } from '../../i18n/index.ts';
+import { loadConnectMessages, loadWorkspaceMessages, loadWorkspacePagesMessages } from '../../i18n/index.ts';
 import { setSessionExpiredHandler } from '../../lib/api-client.ts';
 import { PublicLayout } from '../shell/public-layout.tsx';
 import { AdminOnlyRoute } from './admin-only-route.tsx';
@@ -66,7 +66,8 @@ function lazyRoute<T>(
   return { element: <LazyRoute />, handle: { preload } satisfies RouteHandle };
 }
 
-// The signed-in pages' messages come with the shell (a signed-out visitor downloads neither).
+// The signed-in pages' messages come with the shell (a signed-out visitor downloads neither): those of a signed-in
+// user's first page, the credential list, with the shell itself; the other pages' with each of them (issue 16).
 const appShell = lazyRoute(
   () => import('../shell/app-shell.tsx'),
   (m) => m.AppShell,
@@ -106,6 +107,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/connect/components/connect-credential-page.tsx'),
               (m) => m.ConnectCredentialPage,
+              loadConnectMessages,
             ),
           },
           {
@@ -113,6 +115,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/connect/components/connect-verification-page.tsx'),
               (m) => m.ConnectVerificationPage,
+              loadConnectMessages,
             ),
           },
           {
@@ -120,6 +123,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/connect/components/connect-redirect-page.tsx'),
               (m) => m.ConnectRedirectPage,
+              loadConnectMessages,
             ),
           },
         ],
@@ -159,6 +163,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/credentials/components/create-credential-page.tsx'),
               (m) => m.CreateCredentialPage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -173,6 +178,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/credential-schemas/components/credential-schemas-page.tsx'),
               (m) => m.CredentialSchemasPage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -180,6 +186,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/credential-schemas/components/create-credential-schema-page.tsx'),
               (m) => m.CreateCredentialSchemaPage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -187,6 +194,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/verifications/components/verifications-page.tsx'),
               (m) => m.VerificationsPage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -194,6 +202,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/verifications/components/verification-form-page.tsx'),
               (m) => m.VerificationFormPage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -201,6 +210,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/verifications/components/verification-form-page.tsx'),
               (m) => m.VerificationFormPage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -216,6 +226,7 @@ export const routes: RouteObject[] = [
                 ...lazyRoute(
                   () => import('../../features/trust-anchors/components/trust-anchors-page.tsx'),
                   (m) => m.TrustAnchorsPage,
+                  loadWorkspacePagesMessages,
                 ),
               },
               {
@@ -223,6 +234,7 @@ export const routes: RouteObject[] = [
                 ...lazyRoute(
                   () => import('../../features/integrations/components/integrations-page.tsx'),
                   (m) => m.IntegrationsPage,
+                  loadWorkspacePagesMessages,
                 ),
               },
               {
@@ -230,6 +242,7 @@ export const routes: RouteObject[] = [
                 ...lazyRoute(
                   () => import('../../features/activity/components/activity-page.tsx'),
                   (m) => m.ActivityPage,
+                  loadWorkspacePagesMessages,
                 ),
               },
             ],
@@ -239,6 +252,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/organizations/components/organization-profile-page.tsx'),
               (m) => m.OrganizationProfilePage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -246,6 +260,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/members/components/members-page.tsx'),
               (m) => m.MembersPage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -253,6 +268,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/kyb/components/kyb-review-page.tsx'),
               (m) => m.KybReviewPage,
+              loadWorkspacePagesMessages,
             ),
           },
           {
@@ -260,6 +276,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/users/components/settings-page.tsx'),
               (m) => m.SettingsPage,
+              loadWorkspacePagesMessages,
             ),
           },
         ],

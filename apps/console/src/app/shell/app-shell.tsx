@@ -11,8 +11,9 @@ import { useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { TwoFactorRequiredPage } from '../../features/auth/components/two-factor-required-page.tsx';
-import { useTranslation } from '../../i18n/index.ts';
+import { loadWorkspacePagesMessages, useTranslation } from '../../i18n/index.ts';
 import { useIdentity } from '../../lib/identity-context.ts';
+import { whenIdle } from '../../lib/lazy-component.ts';
 import { useTwoFactorRequired } from '../../lib/two-factor-required.ts';
 import { SideMenu } from './side-menu.tsx';
 
@@ -32,6 +33,10 @@ export function AppShell() {
   const { current } = useIdentity();
   // The current organization refused this session for want of a two-step sign-in: say so instead of the page.
   const twoFactorRequired = useTwoFactorRequired(current?.id);
+
+  // The other pages' messages are not part of the first page: fetch them once the browser is idle, so the next page
+  // does not wait for them (each route still awaits them should this not have finished).
+  useEffect(() => whenIdle(() => void loadWorkspacePagesMessages().catch(() => undefined)), []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing on every navigation is the point.
   useEffect(() => setMobileOpen(false), [pathname]);

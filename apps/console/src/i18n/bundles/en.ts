@@ -1,11 +1,8 @@
 import base from '../locales/en.json';
-import { type MessageTree, mergeMessages } from '../message-tree.ts';
+import type { MessageTree } from '../message-tree.ts';
 
 /**
- * The en messages every screen needs (its own chunk: loaded only when en is shown): the shared ones and the public
- * holder pages'. The signed-in pages' are in `en-workspace.ts`.
+ * The en messages every screen needs (its own chunk: loaded only when en is shown). The public holder pages' are in
+ * `en-connect.ts`, the signed-in pages' in `en-workspace.ts`.
  */
-export const messages: MessageTree = mergeMessages(
-  base as MessageTree,
-  import.meta.glob<MessageTree>('../../features/connect/locales/en.json', { eager: true, import: 'default' }),
-);
+export const messages: MessageTree = base as MessageTree;

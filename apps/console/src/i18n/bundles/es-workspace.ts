@@ -1,10 +1,19 @@
+import shell from '../../app/shell/locales/es.json';
 import { type MessageTree, mergeMessages } from '../message-tree.ts';
 
-/** The es messages of the signed-in pages: every feature's but the public holder pages' (loaded with the app shell). */
+/**
+ * The es messages a signed-in user's first page needs, loaded with the app shell: the shell's own
+ * (app/shell/locales: menu, organization switcher, words shared by signed-in pages, the menu labels of pages whose
+ * messages come later) and those of the features the credential list uses. The other pages' are in
+ * `es-workspace-pages.ts` (issue 16).
+ */
 export const messages: MessageTree = mergeMessages(
-  {},
-  import.meta.glob<MessageTree>(['../../features/*/locales/es.json', '!../../features/connect/locales/es.json'], {
-    eager: true,
-    import: 'default',
-  }),
+  shell as MessageTree,
+  import.meta.glob<MessageTree>(
+    [
+      '../../features/*/locales/es.json',
+      '!../../features/{connect,activity,credential-schemas,integrations,members,trust-anchors,verifications}/locales/es.json',
+    ],
+    { eager: true, import: 'default' },
+  ),
 );

@@ -1,10 +1,19 @@
+import shell from '../../app/shell/locales/ja.json';
 import { type MessageTree, mergeMessages } from '../message-tree.ts';
 
-/** The ja messages of the signed-in pages: every feature's but the public holder pages' (loaded with the app shell). */
+/**
+ * The ja messages a signed-in user's first page needs, loaded with the app shell: the shell's own
+ * (app/shell/locales: menu, organization switcher, words shared by signed-in pages, the menu labels of pages whose
+ * messages come later) and those of the features the credential list uses. The other pages' are in
+ * `ja-workspace-pages.ts` (issue 16).
+ */
 export const messages: MessageTree = mergeMessages(
-  {},
-  import.meta.glob<MessageTree>(['../../features/*/locales/ja.json', '!../../features/connect/locales/ja.json'], {
-    eager: true,
-    import: 'default',
-  }),
+  shell as MessageTree,
+  import.meta.glob<MessageTree>(
+    [
+      '../../features/*/locales/ja.json',
+      '!../../features/{connect,activity,credential-schemas,integrations,members,trust-anchors,verifications}/locales/ja.json',
+    ],
+    { eager: true, import: 'default' },
+  ),
 );

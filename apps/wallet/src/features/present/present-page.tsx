@@ -22,24 +22,26 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import {
+  type PresentationCandidate,
+  type PresentationChoice,
+  type PresentationPlan,
+  pickDisplay,
+  type RequestedCredential,
+  type ResolvedPresentationRequest,
+  type StoredCredential,
+  WalletErrorCode,
+} from '../../app/core-api.ts';
+import { errorCode, errorMessage } from '../../app/error-message.ts';
+import {
   answersRequest,
   chosenCandidates,
   declinePresentation,
   defaultChoice,
   isUsable,
-  type PresentationCandidate,
-  type PresentationChoice,
-  type PresentationPlan,
-  pickDisplay,
   planPresentation,
-  type RequestedCredential,
-  type ResolvedPresentationRequest,
   resolvePresentationRequest,
-  type StoredCredential,
   submitPresentation,
-  WalletErrorCode,
-} from '../../app/core-api.ts';
-import { errorCode, errorMessage } from '../../app/error-message.ts';
+} from '../../app/protocol-api.ts';
 import { useVault } from '../../app/vault-context.tsx';
 import { ClaimList } from '../../components/claim-list.tsx';
 import { claimLabel } from '../../components/format.ts';

@@ -1,14 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as core from '../../app/core-api.ts';
+import type * as core from '../../app/core-api.ts';
+import * as protocol from '../../app/protocol-api.ts';
 import { planPresentation as realPlanPresentation } from '../../core/present.ts';
 import { WalletError } from '../../test/core-api-mock.ts';
 import { buildCredential, FakeVault } from '../../test/fake-vault.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 vi.mock('../../app/core-api.ts', () => import('../../test/core-api-mock.ts'));
+vi.mock('../../app/protocol-api.ts', () => import('../../test/core-api-mock.ts'));
 
-type Request = Awaited<ReturnType<typeof core.resolvePresentationRequest>>;
+type Request = Awaited<ReturnType<typeof protocol.resolvePresentationRequest>>;
 
 const REQUEST = 'openid4vp://?client_id=x509_hash%3Aabc&request_uri=https%3A%2F%2Fverifier.example%2Fr%2F1';
 const EMPLOYEE = 'https://issuer.example/vct/employee';
@@ -58,15 +60,15 @@ const diploma = buildCredential({
 
 beforeEach(() => {
   vi.resetAllMocks();
-  vi.mocked(core.resolvePresentationRequest).mockResolvedValue(request);
+  vi.mocked(protocol.resolvePresentationRequest).mockResolvedValue(request);
   // The plan is pure: the real one, over the vault's credentials.
-  vi.mocked(core.planPresentation).mockImplementation(realPlanPresentation);
+  vi.mocked(protocol.planPresentation).mockImplementation(realPlanPresentation);
 });
 
 const path = `/present?request=${encodeURIComponent(REQUEST)}`;
 const shareButton = () => screen.getByTestId('present-share') as HTMLButtonElement;
 const sharedQueries = () =>
-  ((vi.mocked(core.submitPresentation).mock.calls[0]?.[1] ?? []) as core.PresentationCandidate[]).map((c) => [
+  ((vi.mocked(protocol.submitPresentation).mock.calls[0]?.[1] ?? []) as core.PresentationCandidate[]).map((c) => [
     c.queryId,
     c.credential.id,
   ]);
@@ -74,12 +76,12 @@ const sharedQueries = () =>
 describe('present: one credential asked for', () => {
   it('shows who asks and exactly the claims to be shared, and Share sends them', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] });
-    vi.mocked(core.submitPresentation).mockResolvedValue({ redirectUri: 'https://verifier.example/done?x=1' });
+    vi.mocked(protocol.submitPresentation).mockResolvedValue({ redirectUri: 'https://verifier.example/done?x=1' });
     const { user, router } = renderApp(path, vault);
 
     expect(await screen.findByTestId('present-verifier')).toHaveProperty('textContent', 'Bank of Examples');
-    expect(core.resolvePresentationRequest).toHaveBeenCalledWith(REQUEST);
-    expect(core.planPresentation).toHaveBeenCalledWith(request, [credential]);
+    expect(protocol.resolvePresentationRequest).toHaveBeenCalledWith(REQUEST);
+    expect(protocol.planPresentation).toHaveBeenCalledWith(request, [credential]);
     expect(screen.getByTestId('present-scheme').textContent).toBe('Certificate verified');
     // Exactly the disclosed claims, with labels and values; family_name is held but not asked for.
     expect(screen.getAllByTestId('present-claim').map((row) => row.textContent)).toEqual([
@@ -93,7 +95,7 @@ describe('present: one credential asked for', () => {
     await user.click(shareButton());
     const outcome = await screen.findByTestId('present-outcome');
     expect(outcome.dataset.outcome).toBe('shared');
-    expect(core.submitPresentation).toHaveBeenCalledWith(request, [candidate], vault);
+    expect(protocol.submitPresentation).toHaveBeenCalledWith(request, [candidate], vault);
     // Offered, never followed automatically.
     const back = screen.getByTestId('present-back-to-verifier');
     expect(back.getAttribute('href')).toBe('https://verifier.example/done?x=1');
@@ -102,7 +104,7 @@ describe('present: one credential asked for', () => {
 
   it('lets the holder choose when several credentials match', async () => {
     const other = buildCredential({ id: 'cred-2', claims: { given_name: 'Grace', birthdate: '1906-12-09' } });
-    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    vi.mocked(protocol.submitPresentation).mockResolvedValue({});
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential, other] });
     const { user } = renderApp(path, vault);
 
@@ -117,20 +119,20 @@ describe('present: one credential asked for', () => {
 
   it('Decline shares nothing and tells the verifier', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] });
-    vi.mocked(core.declinePresentation).mockResolvedValue({});
+    vi.mocked(protocol.declinePresentation).mockResolvedValue({});
     const { user } = renderApp(path, vault);
 
     await user.click(await screen.findByTestId('present-decline'));
     const outcome = await screen.findByTestId('present-outcome');
     expect(outcome.dataset.outcome).toBe('declined');
     expect(outcome.textContent).toContain('Nothing was shared with Bank of Examples.');
-    expect(core.declinePresentation).toHaveBeenCalledWith(request, vault, credential);
-    expect(core.submitPresentation).not.toHaveBeenCalled();
+    expect(protocol.declinePresentation).toHaveBeenCalledWith(request, vault, credential);
+    expect(protocol.submitPresentation).not.toHaveBeenCalled();
   });
 
   it('shows a translated error outcome when sending fails, and can try again', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] });
-    vi.mocked(core.submitPresentation).mockRejectedValue(new WalletError('VERIFIER_ERROR'));
+    vi.mocked(protocol.submitPresentation).mockRejectedValue(new WalletError('VERIFIER_ERROR'));
     const { user } = renderApp(path, vault);
 
     await user.click(await screen.findByTestId('present-share'));
@@ -144,7 +146,7 @@ describe('present: one credential asked for', () => {
 
   it('shows the verifier’s refusal in its own words, not a generic failure', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] });
-    vi.mocked(core.submitPresentation).mockRejectedValue(
+    vi.mocked(protocol.submitPresentation).mockRejectedValue(
       new WalletError('VERIFIER_ERROR', 'The verifier answered 400', 'invalid_request: The state is unknown', {
         error: 'invalid_request',
         description: 'The state is unknown',
@@ -164,7 +166,7 @@ describe('present: one credential asked for', () => {
 
   it('a refusal without a description shows the verifier’s error code', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] });
-    vi.mocked(core.submitPresentation).mockRejectedValue(
+    vi.mocked(protocol.submitPresentation).mockRejectedValue(
       new WalletError('VERIFIER_ERROR', 'The verifier answered 400', 'invalid_request', { error: 'invalid_request' }),
     );
     const { user } = renderApp(path, vault);
@@ -188,7 +190,7 @@ describe('present: one credential asked for', () => {
   });
 
   it('shows an untrusted request as an error without asking for consent', async () => {
-    vi.mocked(core.resolvePresentationRequest).mockRejectedValue(new WalletError('REQUEST_UNTRUSTED'));
+    vi.mocked(protocol.resolvePresentationRequest).mockRejectedValue(new WalletError('REQUEST_UNTRUSTED'));
     renderApp(path, new FakeVault({ passcode: 'p', unlocked: true }));
     const outcome = await screen.findByTestId('present-outcome');
     expect(outcome.dataset.outcome).toBe('error');
@@ -209,10 +211,10 @@ describe('present: one credential asked for', () => {
 
 describe('present: several credentials asked for', () => {
   it('lists every requested credential with its claims, and Share sends them all', async () => {
-    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+    vi.mocked(protocol.resolvePresentationRequest).mockResolvedValue(
       requestWith({ credentials: [employeeQuery, diplomaQuery] }),
     );
-    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    vi.mocked(protocol.submitPresentation).mockResolvedValue({});
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [diploma, credential] });
     const { user } = renderApp(path, vault);
 
@@ -240,7 +242,7 @@ describe('present: several credentials asked for', () => {
   });
 
   it('a required credential is missing: names it, shows no consent for the rest, Share stays disabled', async () => {
-    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+    vi.mocked(protocol.resolvePresentationRequest).mockResolvedValue(
       requestWith({ credentials: [employeeQuery, diplomaQuery] }),
     );
     renderApp(path, new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] }));
@@ -255,13 +257,13 @@ describe('present: several credentials asked for', () => {
   });
 
   it('credential_sets alternatives: the one held is chosen, the other is offered disabled', async () => {
-    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+    vi.mocked(protocol.resolvePresentationRequest).mockResolvedValue(
       requestWith({
         credentials: [passportQuery, employeeQuery, diplomaQuery],
         credential_sets: [{ options: [['passport'], ['q1'], ['diploma']] }],
       }),
     );
-    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    vi.mocked(protocol.submitPresentation).mockResolvedValue({});
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential, diploma] });
     const { user } = renderApp(path, vault);
 
@@ -287,13 +289,13 @@ describe('present: several credentials asked for', () => {
   });
 
   it('an optional credential is left out until the holder switches it on', async () => {
-    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+    vi.mocked(protocol.resolvePresentationRequest).mockResolvedValue(
       requestWith({
         credentials: [employeeQuery, diplomaQuery],
         credential_sets: [{ options: [['q1']] }, { required: false, options: [['diploma']] }],
       }),
     );
-    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    vi.mocked(protocol.submitPresentation).mockResolvedValue({});
     const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential, diploma] });
     const { user } = renderApp(path, vault);
 
@@ -316,13 +318,13 @@ describe('present: several credentials asked for', () => {
   });
 
   it('an optional credential not held cannot be switched on, and does not stop sharing the rest', async () => {
-    vi.mocked(core.resolvePresentationRequest).mockResolvedValue(
+    vi.mocked(protocol.resolvePresentationRequest).mockResolvedValue(
       requestWith({
         credentials: [employeeQuery, diplomaQuery],
         credential_sets: [{ options: [['q1']] }, { required: false, options: [['diploma']] }],
       }),
     );
-    vi.mocked(core.submitPresentation).mockResolvedValue({});
+    vi.mocked(protocol.submitPresentation).mockResolvedValue({});
     const { user } = renderApp(path, new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential] }));
 
     const optional = await screen.findByTestId('present-optional');

@@ -1,11 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as core from '../../app/core-api.ts';
+import * as protocol from '../../app/protocol-api.ts';
 import { WalletError } from '../../test/core-api-mock.ts';
 import { buildCredential, FakeVault } from '../../test/fake-vault.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 vi.mock('../../app/core-api.ts', () => import('../../test/core-api-mock.ts'));
+vi.mock('../../app/protocol-api.ts', () => import('../../test/core-api-mock.ts'));
 
 const OFFER = 'openid-credential-offer://?credential_offer_uri=https%3A%2F%2Fissuer.example%2Foffer%2F1';
 /** As the core resolves it (its session stays opaque to the screens). */
@@ -19,7 +21,7 @@ const resolved = {
     { name: 'family_name', label: { en: 'Family name' } },
   ],
   txCode: { length: 6, inputMode: 'numeric' },
-} as core.ResolvedOffer as Awaited<ReturnType<typeof core.resolveOffer>>;
+} as core.ResolvedOffer as Awaited<ReturnType<typeof protocol.resolveOffer>>;
 
 beforeEach(() => {
   vi.resetAllMocks();
@@ -30,8 +32,8 @@ beforeEach(() => {
 describe('receive', () => {
   it('reviews the offer, asks for the PIN, accepts and opens the new credential', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true });
-    vi.mocked(core.resolveOffer).mockResolvedValue(resolved);
-    vi.mocked(core.acceptOffer)
+    vi.mocked(protocol.resolveOffer).mockResolvedValue(resolved);
+    vi.mocked(protocol.acceptOffer)
       .mockRejectedValueOnce(new WalletError('PIN_WRONG'))
       .mockImplementationOnce(async (_offer, v) => {
         const stored = buildCredential({ id: 'new-1' });
@@ -41,7 +43,7 @@ describe('receive', () => {
     const { user, router } = renderApp(`/receive?offer=${encodeURIComponent(OFFER)}`, vault);
 
     expect(await screen.findByText('New credential offered')).toBeTruthy();
-    expect(core.resolveOffer).toHaveBeenCalledWith(OFFER, 'en');
+    expect(protocol.resolveOffer).toHaveBeenCalledWith(OFFER, 'en');
     expect(screen.getByText('Acme Corp')).toBeTruthy();
     expect(screen.getByText('Verified organization')).toBeTruthy();
     // The issuer publishes no certificate: decided on the credential itself, when it arrives.
@@ -66,12 +68,12 @@ describe('receive', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/credentials/new-1'));
     expect(await screen.findByTestId('credential-received')).toBeTruthy();
-    expect(core.acceptOffer).toHaveBeenLastCalledWith(resolved, vault, { txCode: '654321' });
+    expect(protocol.acceptOffer).toHaveBeenLastCalledWith(resolved, vault, { txCode: '654321' });
   });
 
   it('shows a translated error and keeps the link when the offer cannot be resolved', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true });
-    vi.mocked(core.resolveOffer)
+    vi.mocked(protocol.resolveOffer)
       .mockRejectedValueOnce(new WalletError('OFFER_EXPIRED'))
       .mockResolvedValueOnce(resolved);
     const { user } = renderApp(`/receive?offer=${encodeURIComponent(OFFER)}`, vault);
@@ -83,12 +85,12 @@ describe('receive', () => {
 
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('New credential offered')).toBeTruthy();
-    expect(core.resolveOffer).toHaveBeenCalledTimes(2);
+    expect(protocol.resolveOffer).toHaveBeenCalledTimes(2);
   });
 
   it('routes a pasted presentation request to /present and keeps an unknown text with a message', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true });
-    vi.mocked(core.resolvePresentationRequest).mockReturnValue(new Promise(() => {}));
+    vi.mocked(protocol.resolvePresentationRequest).mockReturnValue(new Promise(() => {}));
     const { user, router } = renderApp('/scan', vault);
 
     await user.click(await screen.findByTestId('scan-tab-paste'));
@@ -104,12 +106,12 @@ describe('receive', () => {
     await user.click(screen.getByTestId('scan-continue'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/present'));
     expect(router.state.location.search).toBe(`?request=${encodeURIComponent(request)}`);
-    await waitFor(() => expect(core.resolvePresentationRequest).toHaveBeenCalledWith(request));
+    await waitFor(() => expect(protocol.resolvePresentationRequest).toHaveBeenCalledWith(request));
   });
 
   it('before accepting, says who vouches for the issuer when its published certificate tells', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true });
-    vi.mocked(core.resolveOffer).mockResolvedValue({
+    vi.mocked(protocol.resolveOffer).mockResolvedValue({
       ...resolved,
       issuer: {
         ...resolved.issuer,

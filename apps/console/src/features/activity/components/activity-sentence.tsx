@@ -79,6 +79,12 @@ export function ActivitySentence({ event, organizationId }: { event: AuditEvent;
       }
       break;
     }
+    case 'organization.issuer_policy_changed':
+      key =
+        details.dpop_required === true
+          ? 'activity.actions.organization.issuerPolicyDpopRequired'
+          : 'activity.actions.organization.issuerPolicyDpopOptional';
+      break;
     case 'kyb.submitted':
       options.count = number(details.document_count);
       break;

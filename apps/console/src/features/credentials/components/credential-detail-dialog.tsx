@@ -1,5 +1,6 @@
 import type { Credential, CredentialDeliveryStatus, CredentialMailLocale } from '@cp/contracts';
-import { credentialMailLocales, ProblemCode } from '@cp/contracts';
+import { ProblemCode } from '@cp/contracts';
+import { LANGUAGES as credentialMailLocales } from '@cp/contracts/languages';
 import BlockOutlined from '@mui/icons-material/BlockOutlined';
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import DeleteOutlineOutlined from '@mui/icons-material/DeleteOutlineOutlined';

@@ -10,9 +10,8 @@ import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
@@ -20,6 +19,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { CREDENTIAL_STATUSES } from '../../../lib/credential-statuses.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
+import { lazyComponent, whenIdle } from '../../../lib/lazy-component.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useDeleteCredentials } from '../api/delete-credentials.ts';
@@ -33,8 +33,15 @@ import {
 } from '../api/find-credentials.ts';
 import { useSchemas } from '../api/find-issuable-schemas.ts';
 import { useRevokeCredentials } from '../api/revoke-credentials.ts';
-import { CredentialDetailDialog } from './credential-detail-dialog.tsx';
 import { CredentialsTable } from './credentials-table.tsx';
+
+// Shown on demand only: their code (and the zod schemas behind the detail's calls) stays out of the first page.
+const ConfirmDialog = lazyComponent(() =>
+  import('../../../components/confirm-dialog.tsx').then((m) => m.ConfirmDialog),
+);
+const CredentialDetailDialog = lazyComponent(() =>
+  import('./credential-detail-dialog.tsx').then((m) => m.CredentialDetailDialog),
+);
 
 const pageFrom = (value: string | null) => {
   const page = Number(value);
@@ -85,7 +92,14 @@ export function CredentialsPage() {
   const remove = useDeleteCredentials(organizationId);
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState<'revoke' | 'delete' | null>(null);
+  // Each dialog mounts when first wanted and stays mounted, so that closing it still plays its transition.
+  const [confirmMounted, setConfirmMounted] = useState(false);
+  if (confirming !== null && !confirmMounted) setConfirmMounted(true);
   const [viewing, setViewing] = useState<Credential | null>(null);
+  const [detailMounted, setDetailMounted] = useState(false);
+  if (viewing !== null && !detailMounted) setDetailMounted(true);
+  // Once the list has painted, fetch the detail's code while the browser is idle: opening a row then waits for nothing.
+  useEffect(() => whenIdle(() => void CredentialDetailDialog.preload()), []);
   const [exporting, setExporting] = useState(false);
 
   // Changes build on the last one asked for, not on this render's URL: two fields changed before the page
@@ -383,26 +397,32 @@ export function CredentialsPage() {
       />
       {organization && <KybBanner organization={organization} sx={{ mb: 3 }} />}
       {content}
-      <ConfirmDialog
-        open={confirming !== null}
-        title={t(confirming === 'delete' ? 'issuing.list.deleteTitle' : 'issuing.list.revokeTitle', {
-          count: selected.length,
-        })}
-        body={t(confirming === 'delete' ? 'issuing.list.deleteBody' : 'issuing.list.revokeBody', {
-          count: selected.length,
-        })}
-        confirmLabel={t(confirming === 'delete' ? 'issuing.list.delete' : 'issuing.list.revoke')}
-        busy={revoke.isPending || remove.isPending}
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => void confirm()}
-        confirmTestId={confirming === 'delete' ? 'credentials-delete-confirm' : 'credentials-revoke-confirm'}
-      />
-      <CredentialDetailDialog
-        organizationId={organizationId}
-        credential={viewing}
-        onClose={() => setViewing(null)}
-        onCopyLink={(credential) => void copyLink(credential)}
-      />
+      <Suspense fallback={null}>
+        {confirmMounted && (
+          <ConfirmDialog
+            open={confirming !== null}
+            title={t(confirming === 'delete' ? 'issuing.list.deleteTitle' : 'issuing.list.revokeTitle', {
+              count: selected.length,
+            })}
+            body={t(confirming === 'delete' ? 'issuing.list.deleteBody' : 'issuing.list.revokeBody', {
+              count: selected.length,
+            })}
+            confirmLabel={t(confirming === 'delete' ? 'issuing.list.delete' : 'issuing.list.revoke')}
+            busy={revoke.isPending || remove.isPending}
+            onCancel={() => setConfirming(null)}
+            onConfirm={() => void confirm()}
+            confirmTestId={confirming === 'delete' ? 'credentials-delete-confirm' : 'credentials-revoke-confirm'}
+          />
+        )}
+        {detailMounted && (
+          <CredentialDetailDialog
+            organizationId={organizationId}
+            credential={viewing}
+            onClose={() => setViewing(null)}
+            onCopyLink={(credential) => void copyLink(credential)}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

@@ -4,11 +4,14 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from '../../../i18n/index.ts';
+import { lazyComponent } from '../../../lib/lazy-component.ts';
 import { isOrganizationAdmin } from '../../../lib/organization-role.ts';
 import { useKybApplication } from '../api/get-kyb-application.ts';
-import { KybApplyDialog } from './kyb-apply-dialog.tsx';
+
+// Opened on demand: the application form (file uploads) is not part of the pages the banner sits on.
+const KybApplyDialog = lazyComponent(() => import('./kyb-apply-dialog.tsx').then((m) => m.KybApplyDialog));
 
 const severity: Record<VerificationStatus, AlertColor> = {
   UNDEFINED: 'info',
@@ -77,7 +80,11 @@ export function KybBanner({ organization, sx }: { organization: Organization; sx
           )}
         </Box>
       </Alert>
-      {open && <KybApplyDialog organizationId={organization.id} onClose={() => setOpen(false)} />}
+      {open && (
+        <Suspense fallback={null}>
+          <KybApplyDialog organizationId={organization.id} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -27,6 +27,7 @@ import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useOrganization } from '../api/get-organization.ts';
 import { useUpdateOrganization } from '../api/update-organization.ts';
 import { OrganizationBrandColorField } from './organization-brand-color-field.tsx';
+import { OrganizationIssuerPolicySetting } from './organization-issuer-policy-setting.tsx';
 import { OrganizationLogoField } from './organization-logo-field.tsx';
 import { OrganizationTwoFactorSetting } from './organization-two-factor-setting.tsx';
 
@@ -58,6 +59,7 @@ export function OrganizationProfilePage() {
           <KybBanner organization={organization.data} sx={{ mb: 3 }} />
           <OrganizationForm key={organization.data.id} organization={organization.data} />
           {isOrganizationAdmin(organization.data) && <OrganizationTwoFactorSetting organization={organization.data} />}
+          <OrganizationIssuerPolicySetting organization={organization.data} />
         </>
       ) : organization.isError ? (
         <RecordLoadError
