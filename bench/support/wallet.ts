@@ -10,8 +10,12 @@ import {
   createHolderKey,
   createVpToken,
   type HolderKey,
+  type Issuance,
   type PresentationRequest,
   receiveCredential,
+  requestCredential,
+  resolveCredentialOffer,
+  resolveCredentialOfferObject,
   resolvePresentationRequest,
 } from '@cp/holder';
 import type { JWK } from 'jose';
@@ -27,7 +31,7 @@ export type Holder = HolderKey;
 export const makeHolder = (): Promise<Holder> => createHolderKey();
 
 /** fetch over the benchmark's HTTP client (its pools; the URL's path and query are what is sent). */
-function fetchOver(http: Http): typeof fetch {
+export function fetchOver(http: Http): typeof fetch {
   return (async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const headers: Record<string, string> = {};
@@ -124,4 +128,29 @@ export async function buildResponse(request: RequestObject, credential: string, 
   const { form } = await createAuthorizationResponse(request.request, { vp_token: vpToken });
   if (!form.response) throw new Error('the response is not encrypted');
   return { response: form.response };
+}
+
+/**
+ * The issuer's side of an offer as @cp/holder resolves it once (offer, issuer and authorization-server
+ * metadata): later claims of the same issuer reuse its metadata, as a wallet caches it (max-age 60 / 300 s).
+ */
+export const resolveIssuance = (http: Http, offerLink: string): Promise<Issuance> =>
+  resolveCredentialOffer(offerLink, { fetch: fetchOver(http) });
+
+/**
+ * One claim as the wallet makes it, with @cp/holder: the offer by reference, token, nonce, key proof,
+ * credential (checked: an SD-JWT VC bound to the holder key). `known` gives the issuer's metadata already
+ * resolved (the same issuer and configuration), so only the offer and the three protocol requests are sent.
+ */
+export async function claimOffer(
+  http: Http,
+  offerLink: string,
+  holder: Holder,
+  known: Issuance,
+  fetch = fetchOver(http),
+) {
+  const offer = await resolveCredentialOfferObject(offerLink, { fetch });
+  if (offer.credential_issuer !== known.offer.credential_issuer) throw new Error('another issuer');
+  const { credential } = await requestCredential({ ...known, offer }, { key: holder }, { fetch });
+  return credential;
 }

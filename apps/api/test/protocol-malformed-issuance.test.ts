@@ -1,5 +1,8 @@
 import { base64url, didJwkFromJwk } from '@cp/credentials';
+import { schema } from '@cp/db';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as nonces from '../src/modules/nonces/nonces.service.ts';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import { expectOAuthError } from './support/oauth-errors.ts';
 import { type Holder, makeHolder } from './support/wallet.ts';
@@ -379,5 +382,71 @@ describe('credential endpoint: a reused nonce', () => {
       proofs: { jwt: [await proof({ payload: { nonce } })] },
     });
     expectOAuthError(again, 400, 'invalid_nonce');
+  });
+});
+
+describe('credential endpoint: the stateless c_nonce', () => {
+  const key = () => t.runtime.ctx.deps.issuer.credentials.offerCodeKey;
+  const purpose = () => `oid4vci:${org.organization.id}`;
+
+  it('gives one credential for one nonce when two offers race with it', async () => {
+    const offers = [await newOffer(), await newOffer()];
+    const tokens = [await accessTokenFor(offers[0]!), await accessTokenFor(offers[1]!)];
+    const nonce = await freshNonce();
+    const answers = await Promise.all(
+      offers.map(async (offer, i) =>
+        credentialRequest(tokens[i], {
+          credential_configuration_id: offer.configurationId,
+          proofs: { jwt: [await proof({ payload: { nonce } })] },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    expectOAuthError(answers.find((a) => a.statusCode === 400)!, 400, 'invalid_nonce');
+    // The refused request consumed nothing: its offer still delivers, with a fresh nonce.
+    const refused = answers.findIndex((a) => a.statusCode === 400);
+    const retry = await credentialRequest(tokens[refused], {
+      credential_configuration_id: offers[refused]!.configurationId,
+      proofs: { jwt: [await proof()] },
+    });
+    expect(retry.statusCode, retry.body).toBe(200);
+  });
+
+  it('refuses a nonce altered in any byte, expired, or of another purpose, and consumes nothing', async () => {
+    const offer = await newOffer();
+    const accessToken = await accessTokenFor(offer);
+    const good = await freshNonce();
+    const bytes = Buffer.from(good, 'base64url');
+    const altered = [0, 1, 4, 5, 20, 21, bytes.length - 1].map((at) => {
+      const copy = Buffer.from(bytes);
+      copy[at]! ^= 0x01;
+      return copy.toString('base64url');
+    });
+    // Valid MACs from the platform's own key: already expired, and for another organization's proofs.
+    const expired = nonces.issueNonce(key(), purpose(), -1);
+    const foreign = nonces.issueNonce(key(), `oid4vci:${other.organization.id}`, 300);
+    // A nonce made with any other key.
+    const forged = nonces.issueNonce(Buffer.alloc(32, 7), purpose(), 300);
+    for (const nonce of [...altered, expired, foreign, forged, `${good}A`, good.slice(1), '']) {
+      const body = {
+        credential_configuration_id: offer.configurationId,
+        proofs: { jwt: [await proof({ payload: { nonce } })] },
+      };
+      expectOAuthError(await credentialRequest(accessToken, body), 400, 'invalid_nonce');
+    }
+    const ok = await credentialRequest(accessToken, {
+      credential_configuration_id: offer.configurationId,
+      proofs: { jwt: [await proof({ payload: { nonce: good } })] },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('issues nonces without writing anything', async () => {
+    const db = t.runtime.ctx.database.db;
+    const count = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(schema.nonces))[0]!.n;
+    const before = await count();
+    await freshNonce();
+    await freshNonce();
+    expect(await count()).toBe(before);
   });
 });

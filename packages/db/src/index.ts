@@ -2,3 +2,4 @@ export * from './database.ts';
 export * from './database-errors.ts';
 export * as schema from './schema.ts';
 export * from './secret-box.ts';
+export * from './statement.ts';

@@ -104,19 +104,35 @@ export function authenticate(ctx: AppContext, options: AuthenticateOptions = {})
     const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     if (!bearer) throw new AppError('AUTH_REQUIRED', { detail: 'Sign in to continue.' });
     const claims = await ctx.accessTokens.verify(bearer);
-    if (!(await authService.isSessionActive(ctx.database.db, claims.sessionId))) {
-      throw new AppError('AUTH_TOKEN_INVALID', { detail: 'This session has ended.' });
+    const ended = () => new AppError('AUTH_TOKEN_INVALID', { detail: 'This session has ended.' });
+    let organizationId: string | undefined;
+    let unreadable: unknown;
+    try {
+      organizationId = currentIdentity(request);
+    } catch (err) {
+      unreadable = err; // answered once the session is known to be active, as before
     }
-    request.actor = { kind: 'user', ...claims };
-    const organizationId = currentIdentity(request);
-    if (organizationId) {
-      request.organizationRole = await organizationsService.getMemberRole(
-        ctx.database.db,
+    if (!organizationId) {
+      if (!(await authService.isSessionActive(ctx.database.db, claims.sessionId))) throw ended();
+      request.actor = { kind: 'user', ...claims };
+      if (unreadable) throw unreadable;
+    } else {
+      // The session, the membership and the organization's two-step rule in one statement.
+      const found = await authService.findSessionInOrganization(ctx.database.db, {
+        sessionId: claims.sessionId,
         organizationId,
-        claims.userId,
-      );
+        userId: claims.userId,
+      });
+      if (!found.active) throw ended();
+      request.actor = { kind: 'user', ...claims };
+      if (!found.role) {
+        throw new AppError('ORGANIZATION_ACCESS_DENIED', {
+          detail: 'You are not a member of the organization named in CurrentIdentity.',
+        });
+      }
+      request.organizationRole = found.role;
       request.organizationId = organizationId;
-      if (!claims.twoFactor && (await organizationsService.requiresTwoFactor(ctx.database.db, organizationId))) {
+      if (!claims.twoFactor && found.requireTwoFactor) {
         request.actor = { ...request.actor, organizationTwoFactorUnmet: true };
       }
     }

@@ -54,22 +54,27 @@ export async function recordAuditEvents(
   scope: { organizationId: string; actor: AuditActor },
   events: AuditEventInput[],
 ) {
-  const { organizationId, actor } = scope;
   await repository.insertAuditEvents(
     db,
-    events.map((event) => ({
-      organizationId,
-      actorType: actorTypes[actor.kind],
-      actorUserId: actor.kind === 'user' ? actor.userId : null,
-      actorApiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
-      actorLabel: actor.kind === 'system' ? (actor.label ?? null) : null,
-      action: event.action,
-      targetType: auditActionDefinitions[event.action].target,
-      targetId: event.target.id,
-      targetLabel: clip(event.target.label),
-      details: auditActionDefinitions[event.action].details.parse(event.details) as Record<string, unknown>,
-    })),
+    events.map((event) => auditEventRow(scope, event)),
   );
+}
+
+/** The row an event is stored as (for a statement that stores it with its cause, as the claim does). */
+export function auditEventRow(scope: { organizationId: string; actor: AuditActor }, event: AuditEventInput) {
+  const { organizationId, actor } = scope;
+  return {
+    organizationId,
+    actorType: actorTypes[actor.kind],
+    actorUserId: actor.kind === 'user' ? actor.userId : null,
+    actorApiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
+    actorLabel: actor.kind === 'system' ? (actor.label ?? null) : null,
+    action: event.action,
+    targetType: auditActionDefinitions[event.action].target,
+    targetId: event.target.id,
+    targetLabel: clip(event.target.label),
+    details: auditActionDefinitions[event.action].details.parse(event.details) as Record<string, unknown>,
+  };
 }
 
 /** One event (see `recordAuditEvents`). */

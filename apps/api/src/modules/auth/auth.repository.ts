@@ -1,4 +1,5 @@
-import { type Database, schema } from '@cp/db';
+import type { MemberRole } from '@cp/contracts';
+import { type Database, runStatement, schema, statement } from '@cp/db';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 
 const { authSessions, nonces, refreshTokens } = schema;
@@ -120,4 +121,32 @@ export async function isSessionActive(db: Database, familyId: string): Promise<b
     )
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * What authenticating a signed-in user's request to an organization reads, in one statement: whether the
+ * session is active (as `isSessionActive`), the user's role in the organization (as `findMemberRole`) and
+ * whether the organization requires two-step sign-in (as `requiresTwoFactor`). Read on every request, so a
+ * sign-out, a removed member or a new requirement applies at once.
+ */
+const sessionInOrganization = statement<{ active: boolean; role: MemberRole | null; requireTwoFactor: boolean }>(
+  'auth_session_in_organization',
+  `select exists (select from refresh_tokens
+                   where family_id = $1 and revoked_at is null and expires_at > $2) as "active",
+          (select role from memberships where organization_id = $3 and user_id = $4 limit 1) as "role",
+          coalesce((select require_two_factor from organizations where id = $3), false) as "requireTwoFactor"`,
+);
+
+export async function findSessionInOrganization(
+  db: Database,
+  input: { sessionId: string; organizationId: string; userId: string },
+) {
+  const [row] = await runStatement(db, sessionInOrganization, [
+    input.sessionId,
+    new Date(),
+    input.organizationId,
+    input.userId,
+  ]);
+  if (!row) throw new Error('The session statement answered no row');
+  return row;
 }

@@ -338,3 +338,4 @@ export async function backchannelLogout(
 }
 
 export const isSessionActive = repository.isSessionActive;
+export const findSessionInOrganization = repository.findSessionInOrganization;

@@ -1,4 +1,4 @@
-import { type Database, schema } from '@cp/db';
+import { type Database, runStatement, schema, statement } from '@cp/db';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 
 const { credentialOffers, credentials } = schema;
@@ -11,24 +11,6 @@ export async function findOfferByCodeHash(db: Database, organizationId: string, 
     .where(
       and(eq(credentialOffers.organizationId, organizationId), eq(credentialOffers.preAuthorizedCodeHash, codeHash)),
     );
-  return row;
-}
-
-export async function findOfferByAccessTokenHash(db: Database, organizationId: string, tokenHash: string) {
-  const [row] = await db
-    .select({ offer: credentialOffers, credential: credentials })
-    .from(credentialOffers)
-    .innerJoin(credentials, eq(credentials.id, credentialOffers.credentialId))
-    .where(and(eq(credentialOffers.organizationId, organizationId), eq(credentialOffers.accessTokenHash, tokenHash)));
-  return row;
-}
-
-export async function findOfferWithCredential(db: Database, organizationId: string, offerId: string) {
-  const [row] = await db
-    .select({ offer: credentialOffers, credential: credentials })
-    .from(credentialOffers)
-    .innerJoin(credentials, eq(credentials.id, credentialOffers.credentialId))
-    .where(and(eq(credentialOffers.organizationId, organizationId), eq(credentialOffers.id, offerId)));
   return row;
 }
 
@@ -80,33 +62,169 @@ export async function redeemOffer(db: Database, offerId: string, accessTokenHash
   return rows.length === 1;
 }
 
-/** One credential per offer: only the first credential request completes it. */
-export async function completeOffer(db: Database, offerId: string) {
-  const rows = await db
-    .update(credentialOffers)
-    .set({ completedAt: new Date() })
-    .where(
-      and(eq(credentialOffers.id, offerId), isNull(credentialOffers.completedAt), isNull(credentialOffers.revokedAt)),
-    )
-    .returning({ id: credentialOffers.id });
+// ---- the wallet's hot path: hand-written statements, one per step where the rules allow ----------------
+
+/** The offer fetched by reference, when it is still open (not used, revoked, expired; credential not deleted). */
+const openOfferStatement = statement<{ slug: string; hasTxCode: boolean }>(
+  'issuer_open_offer',
+  `select c.schema_snapshot->>'slug' as "slug", o.tx_code_hash is not null as "hasTxCode"
+     from credential_offers o join credentials c on c.id = o.credential_id
+    where o.organization_id = $1 and o.id = $2
+      and o.revoked_at is null and o.redeemed_at is null and o.expires_at > $3 and c.deleted_at is null`,
+);
+
+export async function findOpenOffer(db: Database, organizationId: string, offerId: string, now: Date) {
+  const [row] = await runStatement(db, openOfferStatement, [organizationId, offerId, now]);
+  return row;
+}
+
+/**
+ * The token step in one statement when nothing needs a closer look: the code of an open offer of this
+ * organization without a PIN, whose credential is neither revoked nor deleted, is redeemed (single use: the
+ * row lock makes a concurrent second exchange find `redeemed_at` set). Answers nothing otherwise: the caller
+ * then reads the offer to say why (or to count a PIN attempt).
+ */
+const redeemStatement = statement<{ id: string }>(
+  'issuer_redeem_offer',
+  `update credential_offers o
+      set redeemed_at = $3, access_token_hash = $4, access_token_expires_at = $5
+     from credentials c
+    where o.organization_id = $1 and o.pre_authorized_code_hash = $2 and c.id = o.credential_id
+      and o.redeemed_at is null and o.revoked_at is null and o.tx_code_hash is null and o.expires_at > $3
+      and c.revoked_at is null and c.deleted_at is null
+    returning o.id`,
+);
+
+export async function redeemOpenOffer(
+  db: Database,
+  organizationId: string,
+  codeHash: string,
+  accessTokenHash: string,
+  expiresAt: Date,
+  now: Date,
+) {
+  const rows = await runStatement(db, redeemStatement, [organizationId, codeHash, now, accessTokenHash, expiresAt]);
   return rows.length === 1;
 }
 
-/** The credential is the holder's now; answers it, or undefined when a revocation came first. */
-export async function markClaimed(
+export interface TokenOffer {
+  offerId: string;
+  accessTokenExpiresAt: Date | null;
+  offerRevokedAt: Date | null;
+  id: string;
+  name: string;
+  recipientFirstName: string;
+  recipientLastName: string;
+  slug: string;
+  claims: Record<string, string | number | boolean>;
+  statusListId: string;
+  statusIndex: number;
+  revokedAt: Date | null;
+  deletedAt: Date | null;
+}
+
+/** What the credential step needs of the offer an access token was issued for, and of its credential. */
+const tokenOfferStatement = statement<TokenOffer>(
+  'issuer_token_offer',
+  `select o.id as "offerId", o.access_token_expires_at as "accessTokenExpiresAt", o.revoked_at as "offerRevokedAt",
+          c.id, c.name, c.recipient_first_name as "recipientFirstName", c.recipient_last_name as "recipientLastName",
+          c.schema_snapshot->>'slug' as "slug", c.claims, c.status_list_id as "statusListId",
+          c.status_index as "statusIndex", c.revoked_at as "revokedAt", c.deleted_at as "deletedAt"
+     from credential_offers o join credentials c on c.id = o.credential_id
+    where o.organization_id = $1 and o.access_token_hash = $2`,
+);
+
+export async function findOfferByAccessTokenHash(db: Database, organizationId: string, tokenHash: string) {
+  const [row] = await runStatement(db, tokenOfferStatement, [organizationId, tokenHash]);
+  return row;
+}
+
+/** The audit event of a claim, as `recordAuditEvent` would store it. */
+export interface ClaimAuditRow {
+  actorType: string;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  targetLabel: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface ClaimResult {
+  /** The nonce was not spent before (false: refuse the proof). */
+  nonceFresh: boolean;
+  /** This request completed the offer (false: it already delivered its credential, or was revoked). */
+  offerCompleted: boolean;
+  /** Set when the credential became CLAIMED (not when a revocation came first). */
+  claimedAt: Date | null;
+  schemaId: string | null;
+  /** Some enabled webhook endpoint of the organization takes `credential.claimed`. */
+  notify: boolean;
+}
+
+/**
+ * The credential step's writes in one statement, so they are all or nothing: the proof's nonce is spent
+ * (its hash inserted: a second use finds the row), then, only if it was fresh, the offer is completed (one
+ * credential per offer: the row lock makes a concurrent second request find `completed_at` set), then, only
+ * if that succeeded, the credential becomes CLAIMED with the holder's key (not when revoked meanwhile) and its
+ * audit event is stored with it. Also answers whether the organization has `credential.claimed` subscribers.
+ */
+const claimStatement = statement<ClaimResult>(
+  'issuer_claim',
+  `with nonce as (
+     insert into nonces (nonce_hash, purpose, expires_at, consumed_at) values ($1::text, $2::text, $3::timestamptz, $4::timestamptz)
+     on conflict (nonce_hash) do nothing returning 1
+   ), offer as (
+     update credential_offers set completed_at = $4
+      where id = $5 and completed_at is null and revoked_at is null and exists (select from nonce)
+     returning 1
+   ), claimed as (
+     update credentials set status = 'CLAIMED', claimed_at = $4, holder_jwk = $6::jsonb, signing_key_id = $7
+      where id = $8 and revoked_at is null and exists (select from offer)
+     returning schema_id, claimed_at
+   ), audit as (
+     insert into audit_events (organization_id, actor_type, action, target_type, target_id, target_label, details)
+     select $9::uuid, $10::text, $11::text, $12::text, $13::text, $14::text, $15::jsonb from claimed
+   )
+   select exists (select from nonce) as "nonceFresh", exists (select from offer) as "offerCompleted",
+          claimed.claimed_at as "claimedAt", claimed.schema_id as "schemaId",
+          exists (select from webhooks w
+                   where w.organization_id = $9 and w.deleted_at is null and w.enabled
+                     and w.events @> '["credential.claimed"]'::jsonb) as "notify"
+     from (select) one left join claimed on true`,
+);
+
+export async function claimCredential(
   db: Database,
-  credentialId: string,
-  values: { holderJwk: Record<string, unknown>; signingKeyId: string },
-) {
-  const [row] = await db
-    .update(credentials)
-    .set({
-      status: 'CLAIMED',
-      claimedAt: new Date(),
-      holderJwk: values.holderJwk as never,
-      signingKeyId: values.signingKeyId,
-    })
-    .where(and(eq(credentials.id, credentialId), isNull(credentials.revokedAt)))
-    .returning({ id: credentials.id, schemaId: credentials.schemaId, claimedAt: credentials.claimedAt });
+  input: {
+    organizationId: string;
+    nonceHash: string;
+    noncePurpose: string;
+    nonceExpiresAt: Date;
+    offerId: string;
+    credentialId: string;
+    holderJwk: Record<string, unknown>;
+    signingKeyId: string;
+    audit: ClaimAuditRow;
+    now: Date;
+  },
+): Promise<ClaimResult> {
+  const [row] = await runStatement(db, claimStatement, [
+    input.nonceHash,
+    input.noncePurpose,
+    input.nonceExpiresAt,
+    input.now,
+    input.offerId,
+    JSON.stringify(input.holderJwk),
+    input.signingKeyId,
+    input.credentialId,
+    input.organizationId,
+    input.audit.actorType,
+    input.audit.action,
+    input.audit.targetType,
+    input.audit.targetId,
+    input.audit.targetLabel,
+    JSON.stringify(input.audit.details),
+  ]);
+  if (!row) throw new Error('The claim statement answered no row');
   return row;
 }

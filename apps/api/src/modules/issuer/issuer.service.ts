@@ -6,7 +6,7 @@ import { type IssuerMetadataResult, Openid4vciVersion } from '@openid4vc/openid4
 import { AppError } from '../../errors/app-error.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
-import { credentialTarget, recordAuditEvent } from '../audit-events/audit-events.service.ts';
+import { auditEventRow, credentialTarget } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
 import {
@@ -15,7 +15,7 @@ import {
   schemaDisplayName,
 } from '../credential-schemas/platform-schema-display.ts';
 import { findRevokedIndexes, findStatusList } from '../credentials/credentials.repository.ts';
-import { type CredentialDeps, preAuthorizedCode, type SchemaSnapshot } from '../credentials/credentials.service.ts';
+import { type CredentialDeps, preAuthorizedCode } from '../credentials/credentials.service.ts';
 import * as nonces from '../nonces/nonces.service.ts';
 import { credentialVct, issuerUrl, statusListUri } from '../organization-keys/identifiers.ts';
 import type { KeyDeps } from '../organization-keys/organization-keys.service.ts';
@@ -118,6 +118,33 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
  * one configuration the access token was issued for (its display is of no use there, and needs no query).
  */
 function requestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
+  // Built from the URL, the organization and the slug alone (no row): kept, as building checks it with zod.
+  return remembered(requestMetadataCache, `${deps.publicUrl}|${organizationId}|${slug}`, () =>
+    buildRequestIssuerMetadata(deps, organizationId, slug),
+  );
+}
+
+/**
+ * Documents that derive only from their key (no database row, nothing to invalidate), kept so that a
+ * request does not build and validate them again. Bounded; oldest out first.
+ */
+function remembered<T>(cache: Map<string, T>, key: string, build: () => T): T {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = build();
+  cache.set(key, value);
+  if (cache.size > DERIVED_CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  return value;
+}
+
+const DERIVED_CACHE_MAX = 2000;
+const requestMetadataCache = new Map<string, IssuerMetadataResult>();
+const authorizationServerMetadataCache = new Map<
+  string,
+  ReturnType<typeof authorizationServer.createAuthorizationServerMetadata>
+>();
+
+function buildRequestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
   const credentialIssuer = openid4vciIssuer.createCredentialIssuerMetadata({
     ...issuerEndpoints(deps, organizationId),
     credential_configurations_supported: { [slug]: credentialConfiguration(deps, organizationId, slug) },
@@ -163,6 +190,12 @@ export async function authorizationServerMetadata(deps: IssuerDeps, organization
 }
 
 function authorizationServerMetadataOf(deps: IssuerDeps, organizationId: string) {
+  return remembered(authorizationServerMetadataCache, `${deps.publicUrl}|${organizationId}`, () =>
+    buildAuthorizationServerMetadata(deps, organizationId),
+  );
+}
+
+function buildAuthorizationServerMetadata(deps: IssuerDeps, organizationId: string) {
   const issuer = issuerUrl(deps.publicUrl, organizationId);
   return authorizationServer.createAuthorizationServerMetadata({
     issuer,
@@ -178,24 +211,15 @@ function authorizationServerMetadataOf(deps: IssuerDeps, organizationId: string)
 
 /** The credential offer fetched by reference (OpenID4VCI §4.1.3); gone once used, revoked or expired. */
 export async function credentialOffer(deps: IssuerDeps, organizationId: string, offerId: string) {
-  const row = await repository.findOfferWithCredential(deps.db, organizationId, offerId);
-  if (
-    !row ||
-    row.offer.revokedAt ||
-    row.offer.redeemedAt ||
-    row.offer.expiresAt <= new Date() ||
-    row.credential.deletedAt
-  ) {
-    return undefined;
-  }
-  const snapshot = row.credential.schemaSnapshot as unknown as SchemaSnapshot;
+  const row = await repository.findOpenOffer(deps.db, organizationId, offerId, new Date());
+  if (!row) return undefined;
   return {
     credential_issuer: issuerUrl(deps.publicUrl, organizationId),
-    credential_configuration_ids: [snapshot.slug],
+    credential_configuration_ids: [row.slug],
     grants: {
       [PRE_AUTHORIZED_GRANT]: {
-        'pre-authorized_code': preAuthorizedCode(deps.credentials, row.offer.id),
-        ...(row.offer.txCodeHash
+        'pre-authorized_code': preAuthorizedCode(deps.credentials, offerId),
+        ...(row.hasTxCode
           ? { tx_code: { input_mode: 'numeric', length: 6, description: 'The PIN you received with your invitation' } }
           : {}),
       },
@@ -230,7 +254,21 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
     throw new OAuthError('unsupported_grant_type', 'Only the pre-authorized code grant is supported.');
   }
   const code = grant.preAuthorizedCode;
-  const row = await repository.findOfferByCodeHash(deps.db, organizationId, sha256(code));
+  const codeHash = sha256(code);
+  const accessToken = bindAccessToken(randomToken(32), request.dpopJkt);
+  const expiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
+  // The common case in one statement: no PIN sent, and the code is of an open offer without one. The request
+  // is checked first (the library's checks need no row here: the expiry is the statement's).
+  if (grant.txCode === undefined) {
+    await verifyTokenRequest(deps, organizationId, request, parsed, code, undefined, undefined);
+    if (
+      await repository.redeemOpenOffer(deps.db, organizationId, codeHash, sha256(accessToken), expiresAt, new Date())
+    ) {
+      return tokenResponse(accessToken, request.dpopJkt);
+    }
+  }
+  // Otherwise the offer is read: to say why it is refused, or to count a PIN attempt.
+  const row = await repository.findOfferByCodeHash(deps.db, organizationId, codeHash);
   if (!row) throw new OAuthError('invalid_grant', 'The pre-authorized code is not valid.');
   const { offer, credential } = row;
   if (offer.redeemedAt) throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
@@ -254,37 +292,62 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
   } else if (txCode !== undefined) {
     throw new OAuthError('invalid_request', 'This offer takes no transaction code (tx_code).');
   }
+  // Only the PIN's hash is stored: it was compared above (with its attempt counted), so the one the
+  // request carries is the expected one by now.
+  await verifyTokenRequest(
+    deps,
+    organizationId,
+    request,
+    parsed,
+    code,
+    offer.expiresAt,
+    offer.txCodeHash ? txCode : undefined,
+  );
+  if (!(await repository.redeemOffer(deps.db, offer.id, sha256(accessToken), expiresAt))) {
+    throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
+  }
+  return tokenResponse(accessToken, request.dpopJkt);
+}
+
+/** RFC 6749 §5.1. An opaque token, stored as its hash (the library's own makes signed JWT access tokens). */
+const tokenResponse = (accessToken: string, dpopJkt: string | undefined) => ({
+  access_token: accessToken,
+  token_type: dpopJkt ? 'DPoP' : 'Bearer',
+  expires_in: ACCESS_TOKEN_TTL_SECONDS,
+});
+
+/** @openid4vc/oauth2's checks of a pre-authorized code token request (the code, the PIN, the expiry if known). */
+async function verifyTokenRequest(
+  deps: IssuerDeps,
+  organizationId: string,
+  request: ProtocolRequest,
+  parsed: ReturnType<typeof authorizationServer.parseAccessTokenRequest>,
+  code: string,
+  expiresAt: Date | undefined,
+  expectedTxCode: string | undefined,
+) {
+  if (parsed.grant.grantType !== PRE_AUTHORIZED_GRANT) return;
   try {
     await authorizationServer.verifyPreAuthorizedCodeAccessTokenRequest({
       authorizationServerMetadata: authorizationServerMetadataOf(deps, organizationId),
-      grant,
+      grant: parsed.grant,
       accessTokenRequest: parsed.accessTokenRequest,
       request: request.http,
       expectedPreAuthorizedCode: code,
-      preAuthorizedCodeExpiresAt: offer.expiresAt,
-      // Only the PIN's hash is stored: it was compared above (with its attempt counted), so the one the
-      // request carries is the expected one by now.
-      ...(offer.txCodeHash ? { expectedTxCode: txCode } : {}),
+      ...(expiresAt ? { preAuthorizedCodeExpiresAt: expiresAt } : {}),
+      ...(expectedTxCode !== undefined ? { expectedTxCode } : {}),
     });
   } catch (err) {
     throw libraryError(err);
   }
-  const accessToken = bindAccessToken(randomToken(32), request.dpopJkt);
-  const expiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
-  if (!(await repository.redeemOffer(deps.db, offer.id, sha256(accessToken), expiresAt))) {
-    throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
-  }
-  // RFC 6749 §5.1. An opaque token, stored as its hash (the library's own makes signed JWT access tokens).
-  return {
-    access_token: accessToken,
-    token_type: request.dpopJkt ? 'DPoP' : 'Bearer',
-    expires_in: ACCESS_TOKEN_TTL_SECONDS,
-  };
 }
+
+const noncePurpose = (organizationId: string) => `oid4vci:${organizationId}`;
 
 /** Nonce endpoint (OpenID4VCI 1.0 §7): a fresh single-use `c_nonce` for this organization's key proofs. */
 export async function issueNonce(deps: IssuerDeps, organizationId: string) {
-  const cNonce = await nonces.issueNonce(deps.db, `oid4vci:${organizationId}`, NONCE_TTL_SECONDS);
+  // Stateless (signed with the platform's offer-code key): nothing is written until the nonce is spent.
+  const cNonce = nonces.issueNonce(deps.credentials.offerCodeKey, noncePurpose(organizationId), NONCE_TTL_SECONDS);
   return openid4vciIssuer.createNonceResponse({ cNonce, cNonceExpiresIn: NONCE_TTL_SECONDS });
 }
 
@@ -327,12 +390,17 @@ async function checkProof(deps: IssuerDeps, organizationId: string, issuerMetada
   if (Math.abs(now - verified.payload.iat) > PROOF_MAX_AGE_SECONDS) {
     throw new OAuthError('invalid_proof', 'The proof is too old or from the future (iat).');
   }
+  // Issued by this organization's nonce endpoint and not expired; spent with the claim (claimCredential).
   const nonce = verified.payload.nonce;
-  if (!nonce || !(await nonces.consumeNonce(deps.db, `oid4vci:${organizationId}`, nonce))) {
-    throw new OAuthError('invalid_nonce', 'The proof must carry a fresh c_nonce from the nonce endpoint.');
-  }
-  return { jwk: verified.signer.publicJwk as JsonWebKey };
+  const issued = nonce
+    ? nonces.readNonce(deps.credentials.offerCodeKey, noncePurpose(organizationId), nonce)
+    : undefined;
+  if (!nonce || !issued) throw staleNonce();
+  return { jwk: verified.signer.publicJwk as JsonWebKey, nonce: { hash: sha256(nonce), expiresAt: issued.expiresAt } };
 }
+
+const staleNonce = () =>
+  new OAuthError('invalid_nonce', 'The proof must carry a fresh c_nonce from the nonce endpoint.');
 
 /**
  * Credential endpoint (OpenID4VCI 1.0 §8): one SD-JWT VC bound to the proven holder key. The access token
@@ -347,11 +415,11 @@ export async function requestCredential(
   body: Record<string, unknown>,
 ) {
   const row = await repository.findOfferByAccessTokenHash(deps.db, organizationId, sha256(token));
-  if (!row?.offer.accessTokenExpiresAt || row.offer.accessTokenExpiresAt <= new Date()) {
+  if (!row?.accessTokenExpiresAt || row.accessTokenExpiresAt <= new Date()) {
     throw new OAuthError('invalid_token', 'The access token is invalid or expired.', 401);
   }
-  const { offer, credential } = row;
-  const snapshot = credential.schemaSnapshot as unknown as SchemaSnapshot;
+  const credential = row;
+  const slug = credential.slug;
   if (body.credential_identifier !== undefined) {
     throw new OAuthError('unknown_credential_identifier', 'This issuer issues no credential identifiers.');
   }
@@ -361,34 +429,33 @@ export async function requestCredential(
       ? new OAuthError('unsupported_credential_format', 'Name the credential_configuration_id of the offer.')
       : new OAuthError('invalid_credential_request', 'credential_configuration_id is missing.');
   }
-  if (body.credential_configuration_id !== snapshot.slug) {
+  if (body.credential_configuration_id !== slug) {
     throw new OAuthError('unknown_credential_configuration', 'This offer is for another credential configuration.');
   }
   if (body.credential_response_encryption !== undefined) {
     throw new OAuthError('invalid_encryption_parameters', 'This issuer does not encrypt credential responses.');
   }
   const jwt = theJwtProof(body);
-  const issuerMetadata = requestIssuerMetadata(deps, organizationId, snapshot.slug);
+  const issuerMetadata = requestIssuerMetadata(deps, organizationId, slug);
   let parsed: ReturnType<typeof openid4vciIssuer.parseCredentialRequest>;
   try {
     parsed = openid4vciIssuer.parseCredentialRequest({ issuerMetadata, credentialRequest: body });
   } catch (err) {
     throw libraryError(err);
   }
-  const { jwk } = await checkProof(deps, organizationId, issuerMetadata, jwt);
-  if (credential.revokedAt || credential.deletedAt || offer.revokedAt) {
+  const { jwk, nonce } = await checkProof(deps, organizationId, issuerMetadata, jwt);
+  if (credential.revokedAt || credential.deletedAt || credential.offerRevokedAt) {
     throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
   }
-  if (!(await repository.completeOffer(deps.db, offer.id))) {
-    throw new OAuthError('credential_request_denied', 'This offer already delivered its credential.');
-  }
+  // Signed before the claim is stored, so that the claim's writes are one statement; a request the
+  // statement refuses (nonce spent, offer already delivered) only wastes the signature.
   const signer = await keysService.getActiveSigner(deps.keys, organizationId);
   const issuer = issuerUrl(deps.publicUrl, organizationId);
   const sdJwt = await issueSdJwtVc({
     signer: signer.signer,
     header: { kid: signer.kid, x5c: signer.x5c },
     issuer,
-    vct: credentialVct(deps.publicUrl, organizationId, snapshot.slug),
+    vct: credentialVct(deps.publicUrl, organizationId, slug),
     holderJwk: jwk,
     claims: credential.claims,
     status: {
@@ -396,25 +463,30 @@ export async function requestCredential(
       uri: statusListUri(deps.publicUrl, organizationId, credential.statusListId),
     },
   });
-  const claimed = await deps.db.transaction(async (tx) => {
-    const row = await repository.markClaimed(tx, credential.id, {
-      holderJwk: jwk as Record<string, unknown>,
-      signingKeyId: signer.keyId,
-    });
-    if (row?.claimedAt) {
-      await recordAuditEvent(
-        tx,
-        { organizationId, actor: { kind: 'holder' } },
-        { action: 'credential.claimed', ...credentialTarget(credential) },
-      );
-    }
-    return row;
+  const claimed = await repository.claimCredential(deps.db, {
+    organizationId,
+    nonceHash: nonce.hash,
+    noncePurpose: noncePurpose(organizationId),
+    nonceExpiresAt: nonce.expiresAt,
+    offerId: credential.offerId,
+    credentialId: credential.id,
+    holderJwk: jwk as Record<string, unknown>,
+    signingKeyId: signer.keyId,
+    audit: auditEventRow(
+      { organizationId, actor: { kind: 'holder' } },
+      { action: 'credential.claimed', ...credentialTarget(credential) },
+    ),
+    now: new Date(),
   });
-  if (claimed?.claimedAt) {
+  if (!claimed.nonceFresh) throw staleNonce();
+  if (!claimed.offerCompleted) {
+    throw new OAuthError('credential_request_denied', 'This offer already delivered its credential.');
+  }
+  if (claimed.claimedAt && claimed.notify) {
     await enqueueWebhookEvent(deps.credentials.webhooks, {
       organizationId,
       type: 'credential.claimed',
-      data: { credential_id: claimed.id, schema_id: claimed.schemaId, claimed_at: claimed.claimedAt.toISOString() },
+      data: { credential_id: credential.id, schema_id: claimed.schemaId, claimed_at: claimed.claimedAt.toISOString() },
     });
   }
   return openid4vciIssuer.createCredentialResponse({ credentialRequest: parsed, credentials: [{ credential: sdJwt }] });

@@ -34,7 +34,17 @@ export async function findAnchorCertificates(
   db: Database,
   organizationId: string,
 ): Promise<OrganizationAnchorCertificate[]> {
-  const rows = await repository.findTrustAnchors(db, organizationId);
+  return anchorCertificates(await repository.findTrustAnchors(db, organizationId));
+}
+
+/** What `anchorCertificates` reads of a trust anchor row. */
+export type TrustAnchorFields = Pick<
+  Awaited<ReturnType<typeof repository.findTrustAnchors>>[number],
+  'id' | 'name' | 'kind' | 'certificatePem' | 'listCertificates'
+>;
+
+/** The certificates of trust anchor rows (in their order): a CA certificate, or a trusted list's certificates. */
+export function anchorCertificates(rows: TrustAnchorFields[]): OrganizationAnchorCertificate[] {
   return rows.flatMap((row) => {
     const kind = row.kind === 'TRUSTED_LIST' ? ('TRUSTED_LIST' as const) : ('CERTIFICATE' as const);
     const pems = kind === 'CERTIFICATE' ? (row.certificatePem ? [row.certificatePem] : []) : row.listCertificates;

@@ -25,12 +25,7 @@ import type { KeyDeps } from '../organization-keys/organization-keys.service.ts'
 import * as keysService from '../organization-keys/organization-keys.service.ts';
 import { presentHolderOrganization } from '../organizations/organizations.presenter.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
-import {
-  dispatchWebhookDeliveries,
-  hasWebhookSubscribers,
-  recordWebhookEvents,
-  type WebhookDeps,
-} from '../webhooks/webhooks.service.ts';
+import { dispatchWebhookDeliveries, recordWebhookEvents, type WebhookDeps } from '../webhooks/webhooks.service.ts';
 import { type CustomerBinding, customerBindingOf } from './customer-links.ts';
 import * as repository from './verifications.repository.ts';
 import { generateCustomerId } from './verifications.service.ts';
@@ -444,7 +439,8 @@ async function readResponse(
  * completes with its first finished attempt.
  */
 export async function handleResponse(deps: VerifierDeps, individualId: string, rawBody: unknown) {
-  const row = await repository.findIndividual(deps.db, individualId);
+  // One statement: the attempt, its verification, the organization's trust anchors and webhook subscription.
+  const row = await repository.findIndividualForResponse(deps.db, individualId);
   if (!row) throw new VerifierError('invalid_request', 'No such verification request.', 404);
   const { individual, verification } = row;
   if (!isOpen(individual.status)) {
@@ -469,6 +465,7 @@ export async function handleResponse(deps: VerifierDeps, individualId: string, r
       organizationId: verification.organizationId,
       trustPolicy: frozen.trustPolicy,
       trustedIssuers: frozen.trustedIssuers,
+      anchors: row.anchors,
     });
     const result = await verifySdJwtPresentation(
       read.presentation,
@@ -498,13 +495,12 @@ export async function handleResponse(deps: VerifierDeps, individualId: string, r
   });
   let deliveryIds: string[] = [];
   const singleUse = verification.type === 'SINGLE' && consumesLink;
-  const notify = deps.webhooks
-    ? await hasWebhookSubscribers(deps.db, verification.organizationId, 'verification.completed')
-    : false;
+  // Read with the attempt: an endpoint created while this response was being checked may miss the event.
+  const notify = deps.webhooks ? row.notify : false;
   const completed =
     !singleUse && !notify
       ? // Nothing to keep atomic with the outcome (no single-use claim, no event): one statement.
-        await repository.completeIndividual(deps.db, individual.id, outcome())
+        await repository.completeIndividualAlone(deps.db, individual.id, outcome())
       : await deps.db.transaction(async (tx) => {
           if (singleUse && !(await repository.claimSingleUse(tx, verification.id))) {
             checks = [...checks, { code: 'SINGLE_USE', passed: false, detail: 'The single-use link was already used' }];

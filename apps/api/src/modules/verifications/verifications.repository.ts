@@ -1,4 +1,4 @@
-import { type Database, schema } from '@cp/db';
+import { type Database, runStatement, schema, statement } from '@cp/db';
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 
 const { verifications, verificationIndividuals, credentialSchemas, users } = schema;
@@ -272,4 +272,81 @@ export async function completeIndividual(
     .where(and(eq(verificationIndividuals.id, id), inArray(verificationIndividuals.status, ['CREATED', 'REQUESTED'])))
     .returning();
   return rows[0];
+}
+
+// ---- the response endpoint's hot path ---------------------------------------------------------------
+
+/** A trust anchor of the organization as the response endpoint reads it (the same fields the service maps). */
+export interface AnchorRow {
+  id: string;
+  name: string;
+  kind: string;
+  certificatePem: string | null;
+  listCertificates: string[];
+}
+
+/**
+ * The attempt a response answers, with its verification and what the check needs of the organization in the
+ * same statement: its trust anchors (in their list order) and whether an enabled webhook endpoint takes
+ * `verification.completed`. Prepared once per database handle (no query building per request).
+ */
+function responseQuery(db: Database) {
+  const prepared = db
+    .select({
+      individual: verificationIndividuals,
+      verification: verifications,
+      anchors: sql<AnchorRow[]>`(select coalesce(json_agg(json_build_object(
+          'id', a.id, 'name', a.name, 'kind', a.kind, 'certificatePem', a.certificate_pem,
+          'listCertificates', a.list_certificates) order by a.created_at, a.id), '[]'::json)
+        from trust_anchors a where a.organization_id = ${verifications.organizationId})`,
+      notify: sql<boolean>`exists (select from webhooks w
+        where w.organization_id = ${verifications.organizationId} and w.deleted_at is null and w.enabled
+          and w.events @> '["verification.completed"]'::jsonb)`,
+    })
+    .from(verificationIndividuals)
+    .innerJoin(verifications, eq(verifications.id, verificationIndividuals.verificationId))
+    .where(and(eq(verificationIndividuals.id, sql.placeholder('id')), isNull(verifications.deletedAt)))
+    .prepare('verifier_response_individual');
+  return prepared;
+}
+const responseQueries = new WeakMap<Database, ReturnType<typeof responseQuery>>();
+
+export async function findIndividualForResponse(db: Database, id: string) {
+  let prepared = responseQueries.get(db);
+  if (!prepared) {
+    prepared = responseQuery(db);
+    responseQueries.set(db, prepared);
+  }
+  const [row] = await prepared.execute({ id });
+  return row;
+}
+
+/**
+ * The outcome stored in one statement when nothing must be atomic with it (see the service): only while the
+ * attempt is still open, answering its new status.
+ */
+const completeStatement = statement<{ status: 'VERIFIED' | 'FAILED' }>(
+  'verifier_complete_individual',
+  `update verification_individuals
+      set status = $2, checks = $3::jsonb, presented_claims = $4::jsonb, issuer = $5, issuer_trust = $6::jsonb,
+          verified_at = $7
+    where id = $1 and status in ('CREATED', 'REQUESTED')
+    returning status`,
+);
+
+export async function completeIndividualAlone(
+  db: Database,
+  id: string,
+  values: Parameters<typeof completeIndividual>[2],
+) {
+  const [row] = await runStatement(db, completeStatement, [
+    id,
+    values.status,
+    JSON.stringify(values.checks),
+    JSON.stringify(values.presentedClaims),
+    values.issuer,
+    values.issuerTrust === null ? null : JSON.stringify(values.issuerTrust),
+    new Date(),
+  ]);
+  return row;
 }

@@ -64,6 +64,8 @@ export interface VerificationTrustInput {
   organizationId: string;
   trustPolicy: schema.TrustPolicy;
   trustedIssuers: string[];
+  /** The organization's trust anchors when already read (with the attempt); otherwise they are read here. */
+  anchors?: trustAnchorsService.TrustAnchorFields[];
 }
 
 export function verifierTrust(options: VerifierTrustOptions) {
@@ -97,8 +99,10 @@ export function verifierTrust(options: VerifierTrustOptions) {
   };
 
   /** The anchors of one organization's verifications: the platform's and its own, read now. */
-  async function anchorsOf(organizationId: string): Promise<Anchor[]> {
-    const own = await trustAnchorsService.findAnchorCertificates(options.db, organizationId);
+  async function anchorsOf(organizationId: string, read?: trustAnchorsService.TrustAnchorFields[]): Promise<Anchor[]> {
+    const own = read
+      ? trustAnchorsService.anchorCertificates(read)
+      : await trustAnchorsService.findAnchorCertificates(options.db, organizationId);
     return [
       ...options.platformAnchors,
       ...own.map((a) => ({ pem: a.pem, origin: 'ORGANIZATION' as const, name: a.name, anchorId: a.anchorId })),
@@ -112,7 +116,7 @@ export function verifierTrust(options: VerifierTrustOptions) {
   function forVerification(verification: VerificationTrustInput) {
     let anchors: Promise<Anchor[]> | undefined;
     const loadAnchors = () => {
-      anchors ??= anchorsOf(verification.organizationId);
+      anchors ??= anchorsOf(verification.organizationId, verification.anchors);
       return anchors;
     };
     const bindOptions = async (): Promise<IssuerTrustOptions> => ({

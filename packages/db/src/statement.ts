@@ -1,0 +1,45 @@
+import pg from 'pg';
+import type { Database } from './database.ts';
+
+/**
+ * A hand-written SQL statement for a hot path (the OpenID4VCI and OpenID4VP endpoints): on PostgreSQL it is a
+ * named prepared statement, parsed and planned once per pooled connection; on PGlite it is sent as is. Nothing
+ * is built per request (Drizzle's query builder costs more CPU than the statement's own execution there).
+ *
+ * Rows come back as the driver reads them: column names as written (alias them in camelCase), `timestamptz`
+ * as Date, `jsonb` parsed, `int4` as number, `int8`/`bigint` as string. Pass JSON as a string cast with
+ * `::jsonb` and times as Date. Runs on the database handle itself (its own pooled connection), never inside
+ * a Drizzle transaction: write a statement that needs to be atomic as one statement (CTEs).
+ */
+export interface Statement<Row> {
+  readonly name: string;
+  readonly text: string;
+  /** Type only: the row's shape. */
+  readonly row?: Row;
+}
+
+const names = new Set<string>();
+
+/** Declares a statement once, at module load; its name must be unique in the process. */
+export function statement<Row>(name: string, text: string): Statement<Row> {
+  if (names.has(name)) throw new Error(`Statement ${name} is declared twice`);
+  names.add(name);
+  return { name, text: text.replace(/\s+/g, ' ').trim() };
+}
+
+interface QueryClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** Runs `statement` with `values` ($1, $2, … in order) on `db`; answers its rows. */
+export async function runStatement<Row>(db: Database, statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) {
+    const result = await client.query({ name: statement.name, text: statement.text, values });
+    return result.rows as Row[];
+  }
+  if (client && typeof (client as QueryClient).query === 'function') {
+    return (await (client as QueryClient).query(statement.text, values)).rows as Row[];
+  }
+  throw new Error(`Statement ${statement.name} needs the database handle (not a transaction)`);
+}
