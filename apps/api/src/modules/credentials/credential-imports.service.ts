@@ -432,11 +432,15 @@ async function importPass(
   let succeeded = from.succeeded;
   let failed = from.failed;
   let batch: repository.ImportedCredentialsBatch['rows'] = [];
+  let flushedTo = from.processed;
+  // One batch in the database while the next is parsed and validated: the CPU of this process and the
+  // database's overlap. Batches still commit one after another, in file order (each waits for the last).
+  let inflight: Promise<void> | undefined;
 
-  const flush = async () => {
-    const rows = batch;
-    batch = [];
-    const progress = { processed, succeeded, failed, ...(errorsChanged ? { errors } : {}) };
+  const commit = async (
+    rows: repository.ImportedCredentialsBatch['rows'],
+    progress: Parameters<typeof repository.advanceProgress>[3],
+  ) => {
     await deps.db.transaction(async (tx) => {
       // The checkpoint first: it locks the import's row, so two runs take turns batch by batch and the one
       // that fell behind learns it before spending status indexes.
@@ -461,9 +465,19 @@ async function importPass(
         rows,
       });
     });
-    committed = processed;
-    errorsChanged = false;
+    committed = progress.processed;
     await options.afterBatch();
+  };
+
+  const flush = async () => {
+    const rows = batch;
+    batch = [];
+    flushedTo = processed;
+    const progress = { processed, succeeded, failed, ...(errorsChanged ? { errors: [...errors] } : {}) };
+    errorsChanged = false;
+    if (inflight) await inflight;
+    inflight = commit(rows, progress);
+    inflight.catch(() => undefined); // awaited by the next flush or at the end
   };
 
   const parser = source.pipe(csvParser());
@@ -502,10 +516,12 @@ async function importPass(
           claims: result.claims,
         });
       }
-      if (batch.length >= batchSize || processed - committed >= batchSize * 4) await flush();
+      if (batch.length >= batchSize || processed - flushedTo >= batchSize * 4) await flush();
     }
-    if (processed > committed || errorsChanged) await flush();
+    if (processed > flushedTo || errorsChanged) await flush();
+    await inflight;
   } catch (err) {
+    await inflight?.catch(() => undefined); // never leave a batch's transaction running behind the caller
     if (err instanceof Superseded) return { done: false, superseded: true };
     throw err;
   } finally {
