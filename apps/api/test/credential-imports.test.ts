@@ -550,13 +550,19 @@ describe('streaming imports', () => {
     expect(await credentialsOfImport(started.id)).toHaveLength(3);
   }, 240_000);
 
-  it('refuses a file over the configured limit while it streams, and keeps nothing of it', async () => {
+  it('refuses a file over the configured limit while it streams, and keeps nothing of a refused upload', async () => {
     const { headers, schemaRecord, organization } = await verifiedOrganization('Oversize University');
     importsService.importLimits.maxBytes = 64 * 1024;
     const rows = Array.from({ length: 2000 }, (_, i) => `A${i},B,a${i}@example.com,x,1,true,2020-01-01`);
     const response = await upload(headers, { schema_id: schemaRecord.schema.id }, [HEADER, ...rows].join('\n'));
     expect(response.statusCode).toBe(413);
     expect(response.json().code).toBe('CREDENTIAL_IMPORT_TOO_LARGE');
+    // A file that arrived whole but whose form or header is refused is removed as well.
+    importsService.importLimits.maxBytes = defaults.maxBytes;
+    const small = [HEADER, rows[0]].join('\n');
+    expect((await upload(headers, { schema_id: 'nope' }, small)).statusCode).toBe(400);
+    expect((await upload(headers, { schema_id: crypto.randomUUID() }, small)).statusCode).toBe(404);
+    expect((await upload(headers, { schema_id: schemaRecord.schema.id }, `a,b\n1,2`)).statusCode).toBe(400);
     // Neither the file nor a partial one stays in storage.
     const dir = path.join(t.runtime.ctx.config.storage.localDir, 'credential-imports', organization.id);
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);

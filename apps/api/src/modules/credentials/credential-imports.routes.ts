@@ -113,7 +113,7 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
           received = undefined; // startImport deletes it if it refuses the import
           row = await importsService.startImport(imports, scope, parsed.data, file);
         } finally {
-          if (received) await ctx.storage.delete(received.storageKey).catch(() => undefined);
+          if (received) await importsService.discardImportFile(imports, received);
         }
         return reply.status(202).send({ id: row.id, total_count: row.totalCount, status: row.status as 'PENDING' });
       },

@@ -211,6 +211,11 @@ export async function receiveImportFile(
   return { id, storageKey, header: inspector.header ?? [], rows: inspector.rows, bytes: inspector.bytes };
 }
 
+/** Removes a received file that will not be imported (the form was refused after the file arrived). */
+export async function discardImportFile(deps: Pick<ImportDeps, 'storage'>, received: ReceivedImportFile) {
+  await deps.storage.delete(received.storageKey).catch(() => undefined);
+}
+
 /**
  * Cheap checks at upload, for a file already in memory (tests and tools): the same checks as
  * `receiveImportFile`, plus the header against the template. Answers the number of data rows.
