@@ -9,7 +9,7 @@ import {
   CREDENTIAL_DELIVERY_QUEUE,
   type CredentialDeliveryJob,
 } from './modules/credentials/credential-deliveries.worker.ts';
-import type { ImportDeps } from './modules/credentials/credential-imports.service.ts';
+import { configureImportLimits, type ImportDeps } from './modules/credentials/credential-imports.service.ts';
 import { CREDENTIAL_IMPORT_QUEUE, type CredentialImportJob } from './modules/credentials/credential-imports.worker.ts';
 import type { MailPreviewDeps } from './modules/credentials/credential-mail.service.ts';
 import type { CredentialDeps } from './modules/credentials/credentials.service.ts';
@@ -101,6 +101,7 @@ export function buildServiceDeps(ctx: Omit<AppContext, 'deps'>, mailer: Pick<Mai
     statusListSize: config.credentialEngine.statusListSize,
   };
   const platformList = config.credentialEngine.verifierTrustAnchorsFile;
+  configureImportLimits(config.credentialImports);
 
   return {
     auth: {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage } from '../src/storage/s3-storage.ts';
@@ -356,4 +357,35 @@ describe('S3 storage driver', () => {
     expect(await storage.get(key)).toBeNull();
     await expect(storage.put('../escape', fixtures.png, 'image/png')).rejects.toThrow(/Invalid storage key/);
   });
+
+  it('streams a large object in and out (multipart upload), and keeps nothing of a stream that fails', async () => {
+    const key = 'credential-imports/5b0f1b4e-7d3a-4c1e-9a55-0c6f0b7e2a11';
+    expect(await storage.getStream(key)).toBeNull();
+    // 20 MiB in 1 MiB chunks: more than two 8 MiB parts, so it goes up as a multipart upload.
+    const chunk = (i: number) => Buffer.alloc(1024 * 1024, i % 251);
+    async function* body(count: number, failAt?: number) {
+      for (let i = 0; i < count; i++) {
+        if (i === failAt) throw new Error('upload cut');
+        yield chunk(i);
+      }
+    }
+    await storage.putStream(key, Readable.from(body(20)), 'text/csv');
+    const stream = await storage.getStream(key);
+    let bytes = 0;
+    let index = 0;
+    let matches = true;
+    for await (const piece of stream! as AsyncIterable<Buffer>) {
+      for (let at = 0; at < piece.length; at++, bytes++) {
+        if (bytes % (1024 * 1024) === 0) index = bytes / (1024 * 1024);
+        if (piece[at] !== index % 251) matches = false;
+      }
+    }
+    expect(bytes).toBe(20 * 1024 * 1024);
+    expect(matches).toBe(true);
+    await storage.delete(key);
+
+    const cut = 'credential-imports/5b0f1b4e-7d3a-4c1e-9a55-0c6f0b7e2a12';
+    await expect(storage.putStream(cut, Readable.from(body(20, 12)), 'text/csv')).rejects.toThrow('upload cut');
+    expect(await storage.getStream(cut)).toBeNull();
+  }, 120_000);
 });

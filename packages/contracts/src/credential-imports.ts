@@ -4,9 +4,13 @@ import { LANGUAGES } from './languages.ts';
 export const credentialImportStatuses = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export const zCredentialImportStatus = z.enum(credentialImportStatuses);
 
-/** Limits of a CSV import (the API refuses larger files with CREDENTIAL_IMPORT_TOO_LARGE). */
-export const CREDENTIAL_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
-export const CREDENTIAL_IMPORT_MAX_ROWS = 100_000;
+/**
+ * Default limits of a CSV import (the API refuses larger files with CREDENTIAL_IMPORT_TOO_LARGE, more rows
+ * with CREDENTIAL_IMPORT_TOO_MANY_ROWS); a deployment sets its own with CREDENTIAL_IMPORT_MAX_BYTES and
+ * CREDENTIAL_IMPORT_MAX_ROWS. The upload is streamed to storage, so the size costs disk, not memory.
+ */
+export const CREDENTIAL_IMPORT_MAX_BYTES = 512 * 1024 * 1024;
+export const CREDENTIAL_IMPORT_MAX_ROWS = 1_000_000;
 /** The fixed leading columns of the CSV template; the schema's attribute names follow. */
 export const CREDENTIAL_IMPORT_RECIPIENT_COLUMNS = [
   'recipient_first_name',

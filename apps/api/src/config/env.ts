@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { CREDENTIAL_IMPORT_MAX_BYTES, CREDENTIAL_IMPORT_MAX_ROWS } from '@cp/contracts';
 import { z } from 'zod';
 
 const bool = z
@@ -77,6 +78,14 @@ const zEnv = z.object({
   S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
   S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, bool.optional()),
+  // CSV import of credentials: the file is streamed to storage, so these bound disk and job time, not memory.
+  CREDENTIAL_IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(8 * 1024 ** 3)
+    .default(CREDENTIAL_IMPORT_MAX_BYTES),
+  CREDENTIAL_IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(10_000_000).default(CREDENTIAL_IMPORT_MAX_ROWS),
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100_000_000).default(2_097_152),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(50).default(5),
   API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
@@ -175,6 +184,8 @@ export interface Config {
     };
   };
   uploads: { maxBytes: number; maxFiles: number };
+  /** Limits of a CSV import of credentials (bytes of the file, data rows). */
+  credentialImports: { maxBytes: number; maxRows: number };
   apiKeyRateLimitPerMinute: number;
   errorWebhookUrl: string | undefined;
   trustProxy: boolean;
@@ -317,6 +328,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       },
     },
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxFiles: e.UPLOAD_MAX_FILES },
+    credentialImports: { maxBytes: e.CREDENTIAL_IMPORT_MAX_BYTES, maxRows: e.CREDENTIAL_IMPORT_MAX_ROWS },
     apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
     errorWebhookUrl: e.ERROR_WEBHOOK_URL,
     trustProxy: e.TRUST_PROXY ?? false,

@@ -1,8 +1,18 @@
+import type { Readable } from 'node:stream';
+
 /** Where uploaded files live: one interface, local disk or S3-compatible object storage behind it. */
 export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores a stream of unknown length without holding it in memory (CSV imports of hundreds of megabytes).
+   * When the stream fails (the upload is cut, a check on the way rejects it) nothing stays stored under the
+   * key and the stream's error is thrown.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<void>;
   /** The stored bytes, or null when nothing is stored under the key. */
   get(key: string): Promise<Buffer | null>;
+  /** The stored bytes as a stream (read as it is consumed), or null when nothing is stored under the key. */
+  getStream(key: string): Promise<Readable | null>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
 }

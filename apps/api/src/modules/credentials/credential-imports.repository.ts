@@ -36,20 +36,41 @@ export async function startProcessing(db: Database, id: string) {
   return row;
 }
 
-export async function updateProgress(
+export interface ImportProgress {
+  processed: number;
+  succeeded: number;
+  failed: number;
+  errors: ImportRowError[];
+}
+
+/**
+ * Moves the checkpoint (processed_count) from `expected` to `progress.processed` with the counts and, when
+ * given, the row errors — compare-and-set, inside the batch's transaction. Answers false when another run
+ * moved it first (or the import is no longer PROCESSING): the caller rolls its batch back.
+ */
+export async function advanceProgress(
   db: Database,
   id: string,
-  progress: { processed: number; succeeded: number; failed: number; errors: ImportRowError[] },
+  expected: number,
+  progress: Omit<ImportProgress, 'errors'> & { errors?: ImportRowError[] },
 ) {
-  await db
+  const rows = await db
     .update(credentialImports)
     .set({
       processedCount: progress.processed,
       succeededCount: progress.succeeded,
       failedCount: progress.failed,
-      errors: progress.errors,
+      ...(progress.errors ? { errors: progress.errors } : {}),
     })
-    .where(and(eq(credentialImports.id, id), eq(credentialImports.status, 'PROCESSING')));
+    .where(
+      and(
+        eq(credentialImports.id, id),
+        eq(credentialImports.status, 'PROCESSING'),
+        eq(credentialImports.processedCount, expected),
+      ),
+    )
+    .returning({ id: credentialImports.id });
+  return rows.length === 1;
 }
 
 /** PROCESSING → COMPLETED or FAILED; answers the finished row, or undefined when it was finished already. */
@@ -64,15 +85,6 @@ export async function finishImport(
     .where(and(eq(credentialImports.id, id), eq(credentialImports.status, 'PROCESSING')))
     .returning();
   return row;
-}
-
-/** Rows of the import already stored as credentials (a re-run after a crash skips them). */
-export async function findImportedRows(db: Database, importId: string): Promise<Set<number>> {
-  const rows = await db
-    .select({ row: credentials.importRow })
-    .from(credentials)
-    .where(eq(credentials.importId, importId));
-  return new Set(rows.map((r) => r.row as number));
 }
 
 export async function countImportedCredentials(db: Database, importId: string) {

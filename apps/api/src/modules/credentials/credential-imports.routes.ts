@@ -1,5 +1,4 @@
 import {
-  CREDENTIAL_IMPORT_MAX_BYTES,
   zCredentialImport,
   zCredentialImportFields,
   zCredentialImportStarted,
@@ -52,7 +51,8 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
   const preview = ctx.deps.mailPreview;
   return async (plugin) => {
     await plugin.register(multipart, {
-      limits: { fileSize: CREDENTIAL_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 2048 },
+      // One byte over the import's limit: the upload checks then refuse the file with CREDENTIAL_IMPORT_TOO_LARGE.
+      limits: { fileSize: importsService.importLimits.maxBytes + 1, files: 1, fields: 5, parts: 6, fieldSize: 2048 },
     });
     const app = plugin.withTypeProvider<ZodTypeProvider>();
     app.addHook('preHandler', authenticate(ctx, { allowApiKey: true }));
@@ -71,35 +71,50 @@ export function credentialImportsRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       },
       async (request, reply) => {
         const scope = requireOrganization(request);
-        let bytes: Buffer | undefined;
+        // The file goes to storage as it arrives (checked on the way), never whole in memory; the form
+        // fields may come before or after it.
+        let received: importsService.ReceivedImportFile | undefined;
         const fields: Record<string, string> = {};
+        let row: Awaited<ReturnType<typeof importsService.startImport>>;
         try {
-          for await (const part of request.parts()) {
-            if (part.type === 'file') {
-              const content = await part.toBuffer();
-              if (part.fieldname === 'file' && !bytes) bytes = content;
-            } else if (typeof part.value === 'string') {
-              fields[part.fieldname] = part.value;
+          try {
+            for await (const part of request.parts()) {
+              if (part.type === 'file') {
+                if (part.fieldname === 'file' && !received) {
+                  received = await importsService.receiveImportFile(imports, scope.organizationId, part.file);
+                  if (part.file.truncated) throw uploadError({ code: 'FST_REQ_FILE_TOO_LARGE' });
+                } else {
+                  part.file.resume(); // another file field: read past it
+                }
+              } else if (typeof part.value === 'string') {
+                fields[part.fieldname] = part.value;
+              }
             }
+          } catch (err) {
+            throw uploadError(err);
           }
-        } catch (err) {
-          throw uploadError(err);
+          if (!received) {
+            throw new AppError('CREDENTIAL_IMPORT_FILE_REQUIRED', {
+              detail: 'Attach the CSV file in the field "file".',
+            });
+          }
+          // PostgreSQL text cannot hold NUL characters (JSON bodies are checked in app.ts; form fields here).
+          if (Object.values(fields).some((value) => value.includes('\u0000'))) {
+            throw new AppError('REQUEST_INVALID', { detail: 'Text must not contain NUL characters.' });
+          }
+          const parsed = zCredentialImportFields.safeParse(fields);
+          if (!parsed.success) {
+            throw new AppError('REQUEST_INVALID', {
+              detail: 'The form fields are invalid.',
+              errors: parsed.error.issues.map((i) => ({ path: `body.${i.path.join('.')}`, message: i.message })),
+            });
+          }
+          const file = received;
+          received = undefined; // startImport deletes it if it refuses the import
+          row = await importsService.startImport(imports, scope, parsed.data, file);
+        } finally {
+          if (received) await importsService.discardImportFile(imports, received);
         }
-        if (!bytes) {
-          throw new AppError('CREDENTIAL_IMPORT_FILE_REQUIRED', { detail: 'Attach the CSV file in the field "file".' });
-        }
-        // PostgreSQL text cannot hold NUL characters (JSON bodies are checked in app.ts; form fields here).
-        if (Object.values(fields).some((value) => value.includes('\u0000'))) {
-          throw new AppError('REQUEST_INVALID', { detail: 'Text must not contain NUL characters.' });
-        }
-        const parsed = zCredentialImportFields.safeParse(fields);
-        if (!parsed.success) {
-          throw new AppError('REQUEST_INVALID', {
-            detail: 'The form fields are invalid.',
-            errors: parsed.error.issues.map((i) => ({ path: `body.${i.path.join('.')}`, message: i.message })),
-          });
-        }
-        const row = await importsService.startImport(imports, scope, parsed.data, bytes);
         return reply.status(202).send({ id: row.id, total_count: row.totalCount, status: row.status as 'PENDING' });
       },
     );

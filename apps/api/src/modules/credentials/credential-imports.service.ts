@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform, type TransformCallback, Writable } from 'node:stream';
+import { pipeline as pipelinePromise } from 'node:stream/promises';
 import {
   CREDENTIAL_IMPORT_MAX_BYTES,
   CREDENTIAL_IMPORT_MAX_ROWS,
@@ -8,7 +9,7 @@ import {
 } from '@cp/contracts';
 import { type AttributeType, buildClaims, type ClaimTypingError } from '@cp/credentials';
 import type { Database } from '@cp/db';
-import { parse } from 'csv-parse';
+import { type Options as CsvOptions, parse } from 'csv-parse';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -19,8 +20,16 @@ import * as repository from './credential-imports.repository.ts';
 import * as credentialsRepository from './credentials.repository.ts';
 import type { SchemaSnapshot } from './credentials.service.ts';
 
-/** Limits of an upload; tests and the benchmark may lower or raise them (the contract values by default). */
+/**
+ * Limits of an upload: the contract's defaults, the configuration's (CREDENTIAL_IMPORT_MAX_BYTES and
+ * _MAX_ROWS) once the runtime starts; tests and the benchmark may lower or raise them.
+ */
 export const importLimits = { maxBytes: CREDENTIAL_IMPORT_MAX_BYTES, maxRows: CREDENTIAL_IMPORT_MAX_ROWS };
+
+/** Applies the configured limits (at start-up, before the routes register). */
+export function configureImportLimits(limits: { maxBytes: number; maxRows: number }) {
+  Object.assign(importLimits, limits);
+}
 /** Row errors kept on the import (the counts stay exact beyond it). */
 export const MAX_STORED_ERRORS = 1000;
 export const DEFAULT_BATCH_SIZE = 500;
@@ -92,53 +101,130 @@ export async function buildTemplate(db: Database, organizationId: string, schema
   };
 }
 
-function csvParser() {
-  return parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: false });
+function csvParser(options: Pick<CsvOptions, 'on_record'> = {}) {
+  return parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: false, ...options });
 }
 
 const invalidFile = (detail = 'Please upload a valid CSV file', cause?: unknown) =>
   new AppError('CREDENTIAL_IMPORT_INVALID_FILE', { detail, cause });
 
+const tooLarge = () =>
+  new AppError('CREDENTIAL_IMPORT_TOO_LARGE', { detail: `The file is larger than ${importLimits.maxBytes} bytes.` });
+
 /**
- * Cheap checks at upload: UTF-8 text, a CSV whose header is the template's columns exactly, at least one
- * row, within the limits. Answers the number of data rows.
+ * The upload checks, applied to the bytes as they pass on their way to storage (nothing is buffered beyond
+ * one chunk): at most `maxBytes`, UTF-8 text without NUL, a well-formed CSV of at most `maxRows` data rows.
+ * Records are counted in csv-parse's `on_record` (called synchronously while a chunk is parsed, and
+ * dropped there), so a chunk is passed on only once it has been checked.
  */
-export async function inspectCsv(bytes: Buffer, expectedColumns: string[]) {
-  if (bytes.length > importLimits.maxBytes) {
-    throw new AppError('CREDENTIAL_IMPORT_TOO_LARGE', {
-      detail: `The file is larger than ${importLimits.maxBytes} bytes.`,
+class UploadInspector extends Transform {
+  bytes = 0;
+  rows = 0;
+  header: string[] | undefined;
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  readonly #parser: ReturnType<typeof parse>;
+  #failure: AppError | undefined;
+
+  constructor() {
+    super();
+    this.#parser = csvParser({
+      on_record: (record: string[]) => {
+        if (!this.header) this.header = record.map((c) => c.trim());
+        else if (++this.rows > importLimits.maxRows) {
+          this.#failure ??= new AppError('CREDENTIAL_IMPORT_TOO_MANY_ROWS', {
+            detail: `The file has more than ${importLimits.maxRows} rows.`,
+          });
+        }
+        return null;
+      },
+    });
+    this.#parser.resume(); // on_record drops every record: nothing to read, but the stream must flow to end
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.bytes += chunk.length;
+    if (this.bytes > importLimits.maxBytes) return callback(tooLarge());
+    try {
+      this.#decoder.decode(chunk, { stream: true });
+    } catch (err) {
+      return callback(invalidFile('Please upload a valid CSV file (UTF-8 text).', err));
+    }
+    if (chunk.includes(0)) return callback(invalidFile());
+    this.#parser.write(chunk, (err) => {
+      if (err) return callback(invalidFile('Please upload a valid CSV file', err));
+      if (this.#failure) return callback(this.#failure);
+      callback(null, chunk);
     });
   }
-  if (bytes.length === 0) throw new AppError('CREDENTIAL_IMPORT_EMPTY', { detail: 'The file is empty.' });
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch (err) {
-    throw invalidFile('Please upload a valid CSV file (UTF-8 text).', err);
-  }
-  if (bytes.includes(0)) throw invalidFile();
-  let header: string[] | undefined;
-  let rows = 0;
-  try {
-    for await (const record of Readable.from([bytes]).pipe(csvParser()) as AsyncIterable<string[]>) {
-      if (!header) {
-        header = record.map((c) => c.trim());
-        checkHeader(header, expectedColumns);
-        continue;
-      }
-      rows += 1;
-      if (rows > importLimits.maxRows) {
-        throw new AppError('CREDENTIAL_IMPORT_TOO_MANY_ROWS', {
-          detail: `The file has more than ${importLimits.maxRows} rows.`,
-        });
-      }
+
+  override _flush(callback: TransformCallback) {
+    try {
+      this.#decoder.decode(); // a truncated multi-byte sequence at the end
+    } catch (err) {
+      return callback(invalidFile('Please upload a valid CSV file (UTF-8 text).', err));
     }
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw invalidFile('Please upload a valid CSV file', err);
+    const ended = (err?: unknown) => {
+      if (err) return callback(invalidFile('Please upload a valid CSV file', err));
+      if (this.#failure) return callback(this.#failure);
+      if (this.bytes === 0) return callback(new AppError('CREDENTIAL_IMPORT_EMPTY', { detail: 'The file is empty.' }));
+      if (!this.header) return callback(new AppError('CREDENTIAL_IMPORT_EMPTY', { detail: 'The file is empty.' }));
+      if (this.rows === 0) {
+        return callback(new AppError('CREDENTIAL_IMPORT_EMPTY', { detail: 'The file has a header but no rows.' }));
+      }
+      callback();
+    };
+    this.#parser.once('error', ended);
+    this.#parser.once('end', () => ended());
+    this.#parser.end();
   }
-  if (!header) throw new AppError('CREDENTIAL_IMPORT_EMPTY', { detail: 'The file is empty.' });
-  if (rows === 0) throw new AppError('CREDENTIAL_IMPORT_EMPTY', { detail: 'The file has a header but no rows.' });
-  return rows;
+}
+
+/** An upload stored (under a fresh key) and checked; the import is recorded by `startImport`. */
+export interface ReceivedImportFile {
+  id: string;
+  storageKey: string;
+  header: string[];
+  rows: number;
+  bytes: number;
+}
+
+/**
+ * Streams an uploaded CSV into storage while checking it (`UploadInspector`): memory stays at a few chunks
+ * whatever the size. A file that fails a check (or an upload that is cut) leaves nothing stored.
+ */
+export async function receiveImportFile(
+  deps: Pick<ImportDeps, 'storage'>,
+  organizationId: string,
+  file: Buffer | Readable,
+): Promise<ReceivedImportFile> {
+  const id = randomUUID();
+  const storageKey = `credential-imports/${organizationId}/${id}`;
+  const inspector = new UploadInspector();
+  // pipeline: an error of the source (a cut or oversize upload) destroys the inspector with it.
+  const body = pipeline(Buffer.isBuffer(file) ? Readable.from([file]) : file, inspector, () => undefined);
+  try {
+    await deps.storage.putStream(storageKey, body, 'text/csv');
+  } catch (err) {
+    await deps.storage.delete(storageKey).catch(() => undefined);
+    throw err;
+  }
+  return { id, storageKey, header: inspector.header ?? [], rows: inspector.rows, bytes: inspector.bytes };
+}
+
+/** Removes a received file that will not be imported (the form was refused after the file arrived). */
+export async function discardImportFile(deps: Pick<ImportDeps, 'storage'>, received: ReceivedImportFile) {
+  await deps.storage.delete(received.storageKey).catch(() => undefined);
+}
+
+/**
+ * Cheap checks at upload, for a file already in memory (tests and tools): the same checks as
+ * `receiveImportFile`, plus the header against the template. Answers the number of data rows.
+ */
+export async function inspectCsv(bytes: Buffer, expectedColumns: string[]) {
+  const inspector = new UploadInspector();
+  await pipelinePromise(Readable.from([bytes]), inspector, new Writable({ write: (_c, _e, cb) => cb() }));
+  checkHeader(inspector.header ?? [], expectedColumns);
+  return inspector.rows;
 }
 
 function checkHeader(header: string[], expected: string[]) {
@@ -161,46 +247,62 @@ function checkHeader(header: string[], expected: string[]) {
   });
 }
 
-/** Validates an upload, stores the file, records the import (PENDING) and queues its job. */
+/**
+ * Validates an upload, stores the file (streamed: `file` may be a stream of any size up to the limit, or a
+ * file received already by `receiveImportFile`), records the import (PENDING) and queues its job. Nothing
+ * stays stored when the import is refused.
+ */
 export async function startImport(
   deps: ImportDeps,
   scope: { organizationId: string; userId: string | null; actor: AuditActor },
   fields: CredentialImportFields,
-  bytes: Buffer,
+  file: Buffer | Readable | ReceivedImportFile,
 ) {
-  await kybService.assertOrganizationVerified(deps.db, scope.organizationId);
-  const { record, snapshot } = await loadSchema(deps.db, scope.organizationId, fields.schema_id);
-  if (record.schema.issueDisabled) {
-    throw new AppError('CREDENTIAL_SCHEMA_ISSUE_DISABLED', {
-      detail: 'This schema can be used for verification only.',
+  let received = isReceived(file) ? file : undefined;
+  try {
+    await kybService.assertOrganizationVerified(deps.db, scope.organizationId);
+    const { record, snapshot } = await loadSchema(deps.db, scope.organizationId, fields.schema_id);
+    if (record.schema.issueDisabled) {
+      throw new AppError('CREDENTIAL_SCHEMA_ISSUE_DISABLED', {
+        detail: 'This schema can be used for verification only.',
+      });
+    }
+    received ??= await receiveImportFile(deps, scope.organizationId, file as Buffer | Readable);
+    if (!received.storageKey.startsWith(`credential-imports/${scope.organizationId}/`)) {
+      throw new Error('The received file belongs to another organization.');
+    }
+    checkHeader(received.header, templateColumns(snapshot.attributes));
+    const { id, storageKey, rows: totalCount } = received;
+    const row = await deps.db.transaction(async (tx) => {
+      const inserted = await repository.insertImport(tx, {
+        id,
+        organizationId: scope.organizationId,
+        schemaId: record.schema.id,
+        createdByUserId: scope.userId,
+        credentialName: fields.name || record.schema.name,
+        credentialDescription: fields.description || null,
+        storageKey,
+        status: 'PENDING',
+        totalCount,
+      });
+      // One event for the whole file: the rows become credentials in the job, which records its end.
+      await recordAuditEvent(tx, scope, {
+        action: 'credential_import.started',
+        target: { id, label: inserted.credentialName },
+        details: { schema_id: record.schema.id, total_count: totalCount },
+      });
+      return inserted;
     });
+    received = undefined; // recorded: the job owns the file now
+    await deps.enqueue(id);
+    return row;
+  } finally {
+    if (received) await deps.storage.delete(received.storageKey).catch(() => undefined);
   }
-  const totalCount = await inspectCsv(bytes, templateColumns(snapshot.attributes));
-  const id = randomUUID();
-  const storageKey = `credential-imports/${scope.organizationId}/${id}`;
-  await deps.storage.put(storageKey, bytes, 'text/csv');
-  const row = await deps.db.transaction(async (tx) => {
-    const inserted = await repository.insertImport(tx, {
-      id,
-      organizationId: scope.organizationId,
-      schemaId: record.schema.id,
-      createdByUserId: scope.userId,
-      credentialName: fields.name || record.schema.name,
-      credentialDescription: fields.description || null,
-      storageKey,
-      status: 'PENDING',
-      totalCount,
-    });
-    // One event for the whole file: the rows become credentials in the job, which records its end.
-    await recordAuditEvent(tx, scope, {
-      action: 'credential_import.started',
-      target: { id, label: inserted.credentialName },
-      details: { schema_id: record.schema.id, total_count: totalCount },
-    });
-    return inserted;
-  });
-  await deps.enqueue(id);
-  return row;
+}
+
+function isReceived(file: Buffer | Readable | ReceivedImportFile): file is ReceivedImportFile {
+  return !Buffer.isBuffer(file) && !(file instanceof Readable) && typeof file.storageKey === 'string';
 }
 
 export async function getImport(db: Database, organizationId: string, id: string) {
@@ -216,10 +318,14 @@ export interface RunImportOptions {
 }
 
 /**
- * The import job: streams the stored CSV, validates every row, inserts valid rows in batches with their
- * status indexes reserved per batch. Idempotent: rows already stored by an earlier (crashed) run are
- * skipped and (import_id, import_row) is unique, so a re-run neither loses nor duplicates rows. Counts and
- * errors are recomputed from the file on every run, so they stay exact.
+ * The import job: streams the stored CSV (never whole in memory), validates every row, and stores valid
+ * rows in batches, each in one transaction with its status indexes (reserved per batch) and the progress
+ * (counts, capped row errors). The progress is the checkpoint: `processed_count` rows of the file are done,
+ * committed together with their credentials. A re-run (after a crash, or a retry of the job) resumes after
+ * the checkpoint with the counts and errors stored with it, so a row is neither lost nor duplicated and the
+ * counts stay exact; (import_id, import_row) is unique as a last guard. Two runs of one import (a lost
+ * lease) advance the checkpoint by compare-and-set: the one that falls behind rolls its batch back and
+ * resumes from the other's checkpoint.
  */
 export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: string, options: RunImportOptions = {}) {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -247,88 +353,43 @@ export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: str
   } catch {
     return fail('The credential schema was deleted.');
   }
-  const bytes = await deps.storage.get(job.storageKey);
-  if (!bytes) return fail('The uploaded file cannot be read.');
 
-  const done = await repository.findImportedRows(deps.db, importId);
-  const errors: repository.ImportRowError[] = [];
-  let processed = 0;
-  let succeeded = 0;
-  let failed = 0;
-  let batch: repository.ImportedCredentialsBatch['rows'] = [];
+  let checkpoint: repository.ImportProgress = {
+    processed: job.processedCount,
+    succeeded: job.succeededCount,
+    failed: job.failedCount,
+    errors: job.errors,
+  };
   let batchNumber = 0;
-  const addError = (error: repository.ImportRowError) => {
-    if (errors.length < MAX_STORED_ERRORS) errors.push(error);
-  };
-
-  const flush = async () => {
-    const rows = batch;
-    batch = [];
-    if (rows.length > 0) {
-      await deps.db.transaction(async (tx) => {
-        const statusSlots = await credentialsRepository.allocateStatusIndexes(
-          tx,
-          job.organizationId,
-          deps.statusListSize,
-          rows.length,
-        );
-        await repository.insertImportedCredentials(tx, {
-          organizationId: job.organizationId,
-          schemaId: snapshot.id,
-          schemaSnapshot: snapshot as unknown as Record<string, unknown>,
-          name: job.credentialName,
-          description: job.credentialDescription,
-          createdByUserId: job.createdByUserId,
-          importId,
-          statusSlots,
-          rows,
-        });
+  for (;;) {
+    const source = await deps.storage.getStream(job.storageKey);
+    if (!source) return fail('The uploaded file cannot be read.');
+    let outcome: PassOutcome;
+    try {
+      outcome = await importPass(deps, job, snapshot, source, checkpoint, {
+        batchSize,
+        afterBatch: async () => {
+          batchNumber += 1;
+          await options.afterBatch?.(batchNumber);
+        },
       });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'CREDENTIAL_IMPORT_HEADER_INVALID') return fail(err.message);
+      if ((err as { code?: string }).code?.startsWith?.('CSV_')) return fail('Please upload a valid CSV file');
+      throw err; // a database or storage failure: the job is retried and resumes
+    } finally {
+      source.destroy();
     }
-    batchNumber += 1;
-    await repository.updateProgress(deps.db, importId, { processed, succeeded, failed, errors });
-    await options.afterBatch?.(batchNumber);
-  };
-
-  let header: string[] | undefined;
-  let pending = 0; // rows counted since the last progress write
-  try {
-    for await (const record of Readable.from([bytes]).pipe(csvParser()) as AsyncIterable<string[]>) {
-      if (!header) {
-        header = record.map((c) => c.trim());
-        checkHeader(header, templateColumns(snapshot.attributes));
-        continue;
-      }
-      processed += 1;
-      pending += 1;
-      const rowNumber = processed + 1; // the header is row 1
-      const values = Object.fromEntries(header.map((column, i) => [column, record[i] ?? '']));
-      const rowErrors = validateRow(snapshot.attributes, values);
-      if (!rowErrors.ok) {
-        failed += 1;
-        for (const e of rowErrors.errors) addError({ row: rowNumber, ...e });
-      } else {
-        succeeded += 1;
-        if (!done.has(rowNumber)) {
-          batch.push({
-            row: rowNumber,
-            email: rowErrors.recipient.email,
-            firstName: rowErrors.recipient.firstName,
-            lastName: rowErrors.recipient.lastName,
-            claims: rowErrors.claims,
-          });
-        }
-      }
-      if (batch.length >= batchSize || pending >= batchSize * 4) {
-        pending = 0;
-        await flush();
-      }
-    }
-    await flush();
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'CREDENTIAL_IMPORT_HEADER_INVALID') return fail(err.message);
-    if ((err as { code?: string }).code?.startsWith?.('CSV_')) return fail('Please upload a valid CSV file');
-    throw err; // a database or storage failure: the job is retried and resumes
+    if (outcome.done) break;
+    // Another run of this import got ahead: go on from its checkpoint (or stop once it has finished).
+    const current = await repository.findImportById(deps.db, importId);
+    if (current?.status !== 'PROCESSING') return;
+    checkpoint = {
+      processed: current.processedCount,
+      succeeded: current.succeededCount,
+      failed: current.failedCount,
+      errors: current.errors,
+    };
   }
   await deps.db.transaction(async (tx) => {
     // Only the run that ends the import records it (two runs of one import can overlap after a lost lease).
@@ -349,6 +410,127 @@ export async function runImport(deps: Omit<ImportDeps, 'enqueue'>, importId: str
     );
   });
   await deps.storage.delete(job.storageKey).catch(() => undefined);
+}
+
+type PassOutcome = { done: true } | { done: false; superseded: true };
+
+/** Thrown inside a batch's transaction when another run moved the checkpoint: rolls the batch back. */
+class Superseded extends Error {}
+
+/** One pass over the file from the checkpoint `from` to the end (or until another run gets ahead). */
+async function importPass(
+  deps: Omit<ImportDeps, 'enqueue'>,
+  job: repository.CredentialImportRow,
+  snapshot: SchemaSnapshot,
+  source: Readable,
+  from: repository.ImportProgress,
+  options: { batchSize: number; afterBatch: () => Promise<void> },
+): Promise<PassOutcome> {
+  const { batchSize } = options;
+  const columns = templateColumns(snapshot.attributes);
+  // Bounded: at most MAX_STORED_ERRORS row errors are kept (and stored); the counts stay exact.
+  const errors = [...from.errors];
+  let errorsChanged = false;
+  let committed = from.processed;
+  let processed = from.processed;
+  let succeeded = from.succeeded;
+  let failed = from.failed;
+  let batch: repository.ImportedCredentialsBatch['rows'] = [];
+  let flushedTo = from.processed;
+  // One batch in the database while the next is parsed and validated: the CPU of this process and the
+  // database's overlap. Batches still commit one after another, in file order (each waits for the last).
+  let inflight: Promise<void> | undefined;
+
+  const commit = async (
+    rows: repository.ImportedCredentialsBatch['rows'],
+    progress: Parameters<typeof repository.advanceProgress>[3],
+  ) => {
+    await deps.db.transaction(async (tx) => {
+      // The checkpoint first: it locks the import's row, so two runs take turns batch by batch and the one
+      // that fell behind learns it before spending status indexes.
+      if (!(await repository.advanceProgress(tx, job.id, committed, progress))) throw new Superseded();
+      if (rows.length === 0) return;
+      const statusSlots = await credentialsRepository.allocateStatusIndexes(
+        tx,
+        job.organizationId,
+        deps.statusListSize,
+        rows.length,
+      );
+      await repository.insertImportedCredentials(tx, {
+        organizationId: job.organizationId,
+        schemaId: snapshot.id,
+        schemaSnapshot: snapshot as unknown as Record<string, unknown>,
+        name: job.credentialName,
+        description: job.credentialDescription,
+        createdByUserId: job.createdByUserId,
+        importId: job.id,
+        statusSlots,
+        rows,
+      });
+    });
+    committed = progress.processed;
+    await options.afterBatch();
+  };
+
+  const flush = async () => {
+    const rows = batch;
+    batch = [];
+    flushedTo = processed;
+    const progress = { processed, succeeded, failed, ...(errorsChanged ? { errors: [...errors] } : {}) };
+    errorsChanged = false;
+    if (inflight) await inflight;
+    inflight = commit(rows, progress);
+    inflight.catch(() => undefined); // awaited by the next flush or at the end
+  };
+
+  const parser = source.pipe(csvParser());
+  source.once('error', (err) => parser.destroy(err));
+  let header: string[] | undefined;
+  let line = 0; // data rows read in this pass
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (!header) {
+        header = record.map((c) => c.trim());
+        checkHeader(header, columns);
+        continue;
+      }
+      line += 1;
+      if (line <= from.processed) continue; // done before the checkpoint (its counts and errors are stored)
+      processed = line;
+      const rowNumber = line + 1; // the header is row 1
+      const values: Record<string, string> = {};
+      for (let i = 0; i < header.length; i++) values[header[i]!] = record[i] ?? '';
+      const result = validateRow(snapshot.attributes, values);
+      if (!result.ok) {
+        failed += 1;
+        for (const e of result.errors) {
+          if (errors.length < MAX_STORED_ERRORS) {
+            errors.push({ row: rowNumber, ...e });
+            errorsChanged = true;
+          }
+        }
+      } else {
+        succeeded += 1;
+        batch.push({
+          row: rowNumber,
+          email: result.recipient.email,
+          firstName: result.recipient.firstName,
+          lastName: result.recipient.lastName,
+          claims: result.claims,
+        });
+      }
+      if (batch.length >= batchSize || processed - flushedTo >= batchSize * 4) await flush();
+    }
+    if (processed > flushedTo || errorsChanged) await flush();
+    await inflight;
+  } catch (err) {
+    await inflight?.catch(() => undefined); // never leave a batch's transaction running behind the caller
+    if (err instanceof Superseded) return { done: false, superseded: true };
+    throw err;
+  } finally {
+    parser.destroy();
+  }
+  return { done: true };
 }
 
 /** One row against the schema: the same rules as a credential created one by one. */
