@@ -100,7 +100,7 @@ export function CredentialDetailPage() {
     navigate('/', { replace: true });
   }
 
-  if (credential === undefined) return <LinearProgress />;
+  if (credential === undefined) return <LinearProgress aria-label={t('app.loading')} />;
   if (credential === null) {
     return (
       <Alert
@@ -198,7 +198,7 @@ export function CredentialDetailPage() {
             {t('detail.recheck')}
           </Button>
         </Box>
-        {checking && <LinearProgress sx={{ mt: 1.5, borderRadius: 1 }} />}
+        {checking && <LinearProgress sx={{ mt: 1.5, borderRadius: 1 }} aria-label={t('credentials.checking')} />}
         {check === 'failed' && (
           <Alert severity="warning" sx={{ mt: 1.5 }} data-testid="credential-check-failed">
             {t('detail.recheckFailed')}{' '}

@@ -51,11 +51,11 @@ export function CredentialsPage() {
           <Typography variant="caption" sx={{ color: 'text.secondary' }}>
             {t('credentials.checking')}
           </Typography>
-          <LinearProgress sx={{ mt: 0.5, borderRadius: 1 }} />
+          <LinearProgress sx={{ mt: 0.5, borderRadius: 1 }} aria-label={t('credentials.checking')} />
         </Box>
       )}
       {credentials === null ? (
-        <LinearProgress />
+        <LinearProgress aria-label={t('app.loading')} />
       ) : credentials.length === 0 ? (
         <Card variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
           <WalletOutlined sx={{ fontSize: 48, color: 'primary.main' }} />

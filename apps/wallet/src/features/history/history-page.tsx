@@ -49,7 +49,7 @@ export function HistoryPage() {
     <Box>
       <PageTitle>{t('history.title')}</PageTitle>
       {records === null ? (
-        <LinearProgress />
+        <LinearProgress aria-label={t('app.loading')} />
       ) : records.length === 0 ? (
         <Card variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
           <HistoryOutlined sx={{ fontSize: 48, color: 'primary.main' }} />
