@@ -281,10 +281,14 @@ describe('credential endpoint: malformed requests', () => {
   });
 
   it('refuses response encryption it does not offer with invalid_encryption_parameters', async () => {
-    const body = await good({
-      credential_response_encryption: { jwk: holder.publicJwk, alg: 'ECDH-ES', enc: 'A128GCM' },
-    });
-    expectOAuthError(await credentialRequest(accessToken, body), 400, 'invalid_encryption_parameters');
+    // The holder's signing key (alg ES256), an enc not offered: issuance-response-encryption.test.ts has the rest.
+    for (const encryption of [
+      { jwk: { ...holder.publicJwk, alg: 'ES256' }, enc: 'A128GCM' },
+      { jwk: { ...holder.publicJwk, alg: 'ECDH-ES' }, enc: 'A128CBC-HS256' },
+    ]) {
+      const body = await good({ credential_response_encryption: encryption });
+      expectOAuthError(await credentialRequest(accessToken, body), 400, 'invalid_encryption_parameters');
+    }
   });
 
   it('refuses a missing, repeated, unreadable or non-jwt key proof with invalid_proof', async () => {

@@ -3,8 +3,10 @@ import {
   getAuthorizationServerMetadataFromList,
   preAuthorizedCodeGrantIdentifier,
   type RequestDpopOptions,
+  resourceRequest,
 } from '@openid4vc/oauth2';
 import { type CredentialOfferObject, type IssuerMetadataResult, Openid4vciClient } from '@openid4vc/openid4vci';
+import { compactDecrypt, exportJWK, generateKeyPair } from 'jose';
 import {
   createHolderKey,
   type Fetch,
@@ -322,7 +324,120 @@ export async function createKeyProof(
 
 type CredentialAttempt = { credential: string } | { invalidNonce: string | undefined };
 
-/** The credential request with the key proofs (OpenID4VCI 1.0 §8). */
+/** The one key agreement this holder asks credential responses to be encrypted with (HAIP 1.0). */
+const RESPONSE_ENCRYPTION_ALG = 'ECDH-ES';
+/** The content encryptions it reads, preferred first. */
+const RESPONSE_ENCRYPTION_ENCS = ['A128GCM', 'A256GCM'];
+
+/**
+ * The `enc` this holder asks the issuer to encrypt the credential response with (OpenID4VCI 1.0 §12.2.4
+ * `credential_response_encryption`: ECDH-ES, A128GCM or A256GCM), or undefined when the issuer does not offer
+ * it. An issuer that requires encryption this holder cannot read is refused.
+ */
+export function responseEncryptionEnc(issuerMetadata: IssuerMetadataResult): string | undefined {
+  const offered = issuerMetadata.credentialIssuer.credential_response_encryption;
+  if (!offered) return undefined;
+  const enc = offered.alg_values_supported?.includes(RESPONSE_ENCRYPTION_ALG)
+    ? RESPONSE_ENCRYPTION_ENCS.find((candidate) => offered.enc_values_supported?.includes(candidate))
+    : undefined;
+  if (!enc && offered.encryption_required) {
+    throw new HolderError(
+      'OFFER_UNSUPPORTED',
+      'The issuer requires a response encryption this wallet does not support',
+    );
+  }
+  return enc;
+}
+
+/** The credential of a credential response (§8.3): `credentials[0].credential`, or the drafts' `credential`. */
+function credentialIn(body: Record<string, unknown>): CredentialAttempt {
+  const credentials = Array.isArray(body.credentials) ? body.credentials : [];
+  const first: unknown = credentials[0];
+  const credential = isObject(first) ? str(first.credential) : (str(first) ?? str(body.credential));
+  if (credential) return { credential };
+  if (body.transaction_id) throw new HolderError('OFFER_UNSUPPORTED', 'Deferred issuance is not supported');
+  throw new HolderError('ISSUER_ERROR', 'The credential response holds no credential');
+}
+
+/**
+ * The credential request with the key proofs and `credential_response_encryption` (OpenID4VCI 1.0 §8.2): a key
+ * made for this one request (its private half never leaves this call), and the response must be a JWE to it
+ * (§8.3: the issuer MUST encrypt when asked; a plaintext answer is refused). Sent with @openid4vc/oauth2's
+ * resource request (Bearer or DPoP, `use_dpop_nonce` followed): the 0.4 client reads the parameters in a
+ * draft's form and no encrypted answer.
+ */
+async function postEncryptedCredentialRequest(
+  issuance: Pick<Issuance, 'issuerMetadata' | 'configurationId'>,
+  accessToken: string,
+  proofs: string[],
+  enc: string,
+  context: HolderContext,
+  dpop?: DpopSession,
+): Promise<CredentialAttempt> {
+  const { publicKey, privateKey } = await generateKeyPair(RESPONSE_ENCRYPTION_ALG, { crv: 'P-256' });
+  const jwk = { ...(await exportJWK(publicKey)), alg: RESPONSE_ENCRYPTION_ALG, use: 'enc' };
+  const body = {
+    credential_configuration_id: issuance.configurationId,
+    proofs: { jwt: proofs },
+    credential_response_encryption: { jwk, enc },
+  };
+  let answer: Awaited<ReturnType<typeof resourceRequest>>;
+  try {
+    answer = await resourceRequest({
+      url: issuance.issuerMetadata.credentialIssuer.credential_endpoint,
+      accessToken,
+      callbacks: holderCallbacks(context, { unreachable: 'ISSUER_UNREACHABLE', ...(dpop ? { key: dpop.key } : {}) }),
+      requestOptions: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
+      ...(dpop ? { dpop: dpopOptions(dpop) } : {}),
+    });
+  } catch (err) {
+    throw holderErrorIn(err) ?? new HolderError('ISSUER_ERROR', `The credential request failed: ${errorMessage(err)}`);
+  }
+  if (dpop && answer.dpop?.nonce) dpop.nonce = answer.dpop.nonce;
+  const { response } = answer;
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (!answer.ok) {
+    // Errors are plain JSON (§8.3.1.2), encrypted or not.
+    const errorBody: unknown = type === 'application/json' ? await response.json().catch(() => undefined) : undefined;
+    const remote = remoteErrorOf(errorBody);
+    if (remote?.error === 'invalid_nonce') {
+      return { invalidNonce: isObject(errorBody) ? str(errorBody.c_nonce) : undefined };
+    }
+    throw new HolderError(
+      'ISSUER_ERROR',
+      `The credential endpoint answered ${response.status}`,
+      remoteDetail(remote),
+      remote,
+    );
+  }
+  if (type !== 'application/jwt') {
+    throw new HolderError('ISSUER_ERROR', 'The issuer answered in plaintext although the response was to be encrypted');
+  }
+  let plaintext: string;
+  try {
+    const { plaintext: bytes, protectedHeader } = await compactDecrypt((await response.text()).trim(), privateKey, {
+      keyManagementAlgorithms: [RESPONSE_ENCRYPTION_ALG],
+      contentEncryptionAlgorithms: [enc],
+    });
+    if (protectedHeader.zip !== undefined) throw new Error('compressed');
+    plaintext = new TextDecoder().decode(bytes);
+  } catch {
+    throw new HolderError('ISSUER_ERROR', 'The encrypted credential response cannot be decrypted');
+  }
+  let decrypted: unknown;
+  try {
+    decrypted = JSON.parse(plaintext);
+  } catch {
+    decrypted = undefined;
+  }
+  if (!isObject(decrypted)) throw new HolderError('ISSUER_ERROR', 'The decrypted credential response is not JSON');
+  return credentialIn(decrypted);
+}
+
+/**
+ * The credential request with the key proofs (OpenID4VCI 1.0 §8), its response encrypted to a one-time key
+ * when the issuer offers that (responseEncryptionEnc).
+ */
 export async function postCredentialRequest(
   issuance: Pick<Issuance, 'issuerMetadata' | 'configurationId'>,
   accessToken: string,
@@ -330,6 +445,8 @@ export async function postCredentialRequest(
   context: HolderContext = {},
   dpop?: DpopSession,
 ): Promise<CredentialAttempt> {
+  const enc = responseEncryptionEnc(issuance.issuerMetadata);
+  if (enc) return postEncryptedCredentialRequest(issuance, accessToken, proofs, enc, context, dpop);
   let response: Awaited<ReturnType<Openid4vciClient['retrieveCredentials']>>;
   try {
     // With DPoP, the library sends `Authorization: DPoP` and a proof with `ath`, and once more with the
@@ -360,12 +477,7 @@ export async function postCredentialRequest(
       remote,
     );
   }
-  const body = response.credentialResponse;
-  const first = body.credentials?.[0];
-  const credential = isObject(first) ? str(first.credential) : (str(first) ?? str(body.credential));
-  if (credential) return { credential };
-  if (body.transaction_id) throw new HolderError('OFFER_UNSUPPORTED', 'Deferred issuance is not supported');
-  throw new HolderError('ISSUER_ERROR', 'The credential response holds no credential');
+  return credentialIn(response.credentialResponse);
 }
 
 /**

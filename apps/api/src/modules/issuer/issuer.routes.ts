@@ -53,7 +53,8 @@ const zCredentialRequest = z
       .loose()
       .optional(),
     proofs: z.record(z.string().min(1).max(50), z.array(z.unknown()).max(10)).optional(),
-    credential_response_encryption: z.record(z.string(), z.unknown()).optional(),
+    // Read by response-encryption.ts: whatever is wrong with it is invalid_encryption_parameters.
+    credential_response_encryption: z.unknown().optional(),
   })
   .loose();
 
@@ -179,7 +180,9 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
           headers: protocolHttp(request).headers,
         });
         const answer = await issuerService.requestCredential(deps, id, token, request.body);
-        return reply.header('cache-control', 'no-store').send(answer);
+        reply.header('cache-control', 'no-store');
+        // OpenID4VCI 1.0 §8.3: an encrypted response is the JWE itself, as application/jwt.
+        return 'jwe' in answer ? reply.type('application/jwt').send(answer.jwe) : reply.send(answer.json);
       },
     );
 

@@ -26,6 +26,11 @@ import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import { bindAccessToken, DPOP_ALG } from './dpop.ts';
 import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
+import {
+  credentialResponseEncryptionMetadata,
+  encryptCredentialResponse,
+  parseResponseEncryption,
+} from './response-encryption.ts';
 
 export const PRE_AUTHORIZED_GRANT = preAuthorizedCodeGrantIdentifier;
 const ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -84,6 +89,8 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
   // Checked against the standard's schema by @openid4vc/openid4vci (a malformed document is a server error).
   return openid4vciIssuer.createCredentialIssuerMetadata({
     ...issuerEndpoints(deps, organizationId),
+    // §12.2.4: responses encrypted when the wallet asks (HAIP 1.0), never required.
+    credential_response_encryption: credentialResponseEncryptionMetadata,
     // §12.2.4 `display`: the issuer's name and logo ({uri, alt_text}) per language.
     display: LOCALES.map((locale) => ({ name: brand.name, locale, ...logoDisplay(brand, locale) })),
     credential_configurations_supported: Object.fromEntries(
@@ -405,7 +412,8 @@ const staleNonce = () =>
 /**
  * Credential endpoint (OpenID4VCI 1.0 §8): one SD-JWT VC bound to the proven holder key. The access token
  * names the offer (and so the organization and the one configuration it may deliver); @openid4vc/openid4vci
- * parses the request against that configuration and builds the response.
+ * parses the request against that configuration and builds the response: plain JSON, or a JWE to the wallet's
+ * key when the request carries `credential_response_encryption` (§8.3).
  */
 export async function requestCredential(
   deps: IssuerDeps,
@@ -432,14 +440,15 @@ export async function requestCredential(
   if (body.credential_configuration_id !== slug) {
     throw new OAuthError('unknown_credential_configuration', 'This offer is for another credential configuration.');
   }
-  if (body.credential_response_encryption !== undefined) {
-    throw new OAuthError('invalid_encryption_parameters', 'This issuer does not encrypt credential responses.');
-  }
-  const jwt = theJwtProof(body);
+  // Checked before the proof, the nonce and the claim: a request refused for its encryption spends nothing.
+  const { credential_response_encryption: encryptionRequest, ...request } = body;
+  const encryption = await parseResponseEncryption(encryptionRequest);
+  const jwt = theJwtProof(request);
   const issuerMetadata = requestIssuerMetadata(deps, organizationId, slug);
   let parsed: ReturnType<typeof openid4vciIssuer.parseCredentialRequest>;
   try {
-    parsed = openid4vciIssuer.parseCredentialRequest({ issuerMetadata, credentialRequest: body });
+    // Without the encryption parameters: the library reads them in the drafts' form (a top-level `alg`).
+    parsed = openid4vciIssuer.parseCredentialRequest({ issuerMetadata, credentialRequest: request });
   } catch (err) {
     throw libraryError(err);
   }
@@ -489,7 +498,11 @@ export async function requestCredential(
       data: { credential_id: credential.id, schema_id: claimed.schemaId, claimed_at: claimed.claimedAt.toISOString() },
     });
   }
-  return openid4vciIssuer.createCredentialResponse({ credentialRequest: parsed, credentials: [{ credential: sdJwt }] });
+  const response = openid4vciIssuer.createCredentialResponse({
+    credentialRequest: parsed,
+    credentials: [{ credential: sdJwt }],
+  });
+  return encryption ? { jwe: await encryptCredentialResponse(encryption, response) } : { json: response };
 }
 
 /** SD-JWT VC Type Metadata at the `vct` URL. */
