@@ -1,8 +1,9 @@
 import { decodeJwt, generateEs256KeyPair, issueSdJwtVc, signerFromPrivateJwk } from '@cp/credentials';
+import { CompactEncrypt, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allowHttpUrls, createHolderKey, type HolderKey } from './callbacks.ts';
 import { parseCredentialOfferLink, receiveCredential, requestCredential, resolveCredentialOffer } from './issuance.ts';
-import { json, type Route, routerFetch } from './test-support.ts';
+import { json, type Route, routerFetch, text } from './test-support.ts';
 
 const ISSUER = 'https://issuer.example/tenant';
 const VCT = 'https://issuer.example/vct/diploma';
@@ -24,7 +25,10 @@ beforeAll(async () => {
 });
 
 /** An OpenID4VCI 1.0 issuer on a path (its own authorization server), with a nonce endpoint. */
-function issuer(overrides: Record<string, Route> = {}, options: { bindTo?: JsonWebKey } = {}) {
+function issuer(
+  overrides: Record<string, Route> = {},
+  options: { bindTo?: JsonWebKey; metadata?: Record<string, unknown>; encryptTo?: (asked: JWK) => Promise<JWK> } = {},
+) {
   let nonces = 0;
   return routerFetch({
     'https://issuer.example/.well-known/openid-credential-issuer/tenant': () =>
@@ -40,6 +44,7 @@ function issuer(overrides: Record<string, Route> = {}, options: { bindTo?: JsonW
             credential_metadata: { display: [{ name: 'Diploma', locale: 'en' }] },
           },
         },
+        ...options.metadata,
       }),
     'https://issuer.example/.well-known/oauth-authorization-server/tenant': () =>
       json({ issuer: ISSUER, token_endpoint: `${ISSUER}/token` }),
@@ -47,7 +52,8 @@ function issuer(overrides: Record<string, Route> = {}, options: { bindTo?: JsonW
     [`POST ${ISSUER}/nonce`]: () => json({ c_nonce: `nonce-${++nonces}` }),
     [`POST ${ISSUER}/credential`]: async ({ body, headers }) => {
       if (headers.get('authorization') !== 'Bearer at-1') return json({ error: 'invalid_token' }, 401);
-      const proof = decodeJwt(JSON.parse(body).proofs.jwt[0]);
+      const request = JSON.parse(body);
+      const proof = decodeJwt(request.proofs.jwt[0]);
       const credential = await issueSdJwtVc({
         signer: issuerSigner,
         header: {},
@@ -57,7 +63,14 @@ function issuer(overrides: Record<string, Route> = {}, options: { bindTo?: JsonW
         claims: { full_name: 'Ada Lovelace' },
         status: { idx: 3, uri: `${ISSUER}/status/1` },
       });
-      return json({ credentials: [{ credential }] });
+      const asked = request.credential_response_encryption as { jwk: JWK; enc: string } | undefined;
+      if (!asked) return json({ credentials: [{ credential }] });
+      // OpenID4VCI 1.0 §8.3: a JWE to the request's key (or, for an attacker's test, to another one).
+      const to = options.encryptTo ? await options.encryptTo(asked.jwk) : asked.jwk;
+      const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify({ credentials: [{ credential }] })))
+        .setProtectedHeader({ alg: 'ECDH-ES', enc: asked.enc })
+        .encrypt(await importJWK(to, 'ECDH-ES'));
+      return text(jwe, 'application/jwt');
     },
     ...overrides,
   });
@@ -284,5 +297,82 @@ describe('requestCredential with DPoP (RFC 9449)', () => {
     const { fetch, calls } = issuer();
     await receiveCredential(byValue(offer()), { key: holder }, { fetch });
     expect(calls.some((c) => c.headers.has('dpop'))).toBe(false);
+  });
+});
+
+describe('credential response encryption', () => {
+  const offered = (encryption: Record<string, unknown>) => ({
+    metadata: { credential_response_encryption: encryption },
+  });
+  const ecdhEs = { alg_values_supported: ['ECDH-ES'], enc_values_supported: ['A256GCM'], encryption_required: false };
+
+  it('asks with a one-time public key per request and reads the JWE', async () => {
+    const { fetch, calls } = issuer({}, offered(ecdhEs));
+    const { parsed } = await receiveCredential(byValue(offer()), { key: holder }, { fetch });
+    expect(parsed.claims).toEqual({ full_name: 'Ada Lovelace' });
+    await receiveCredential(byValue(offer()), { key: holder }, { fetch });
+    const asked = calls
+      .filter((c) => c.url === `${ISSUER}/credential`)
+      .map((c) => JSON.parse(c.body).credential_response_encryption);
+    expect(asked).toHaveLength(2);
+    for (const one of asked) {
+      expect(one.enc).toBe('A256GCM');
+      expect(one.jwk).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ECDH-ES', use: 'enc' });
+      expect(one.jwk).not.toHaveProperty('d');
+      expect(one.jwk.x).not.toBe(holder.publicJwk.x);
+    }
+    expect(asked[0].jwk.x).not.toBe(asked[1].jwk.x);
+  });
+
+  it('refuses a plaintext answer, a JWE to another key, and an issuer requiring what it cannot do', async () => {
+    const plain = issuer(
+      {
+        [`POST ${ISSUER}/credential`]: () => json({ credentials: [{ credential: 'a.b.c~' }] }),
+      },
+      offered(ecdhEs),
+    );
+    await expect(receiveCredential(byValue(offer()), { key: holder }, { fetch: plain.fetch })).rejects.toMatchObject({
+      code: 'ISSUER_ERROR',
+      message: expect.stringMatching(/plaintext/),
+    });
+    const stranger = await exportJWK((await generateKeyPair('ECDH-ES', { crv: 'P-256' })).publicKey);
+    const misdirected = issuer({}, { ...offered(ecdhEs), encryptTo: async () => stranger });
+    await expect(
+      receiveCredential(byValue(offer()), { key: holder }, { fetch: misdirected.fetch }),
+    ).rejects.toMatchObject({ code: 'ISSUER_ERROR', message: expect.stringMatching(/cannot be decrypted/) });
+    const rsaOnly = issuer(
+      {},
+      offered({ alg_values_supported: ['RSA-OAEP-256'], enc_values_supported: ['A256GCM'], encryption_required: true }),
+    );
+    await expect(receiveCredential(byValue(offer()), { key: holder }, { fetch: rsaOnly.fetch })).rejects.toMatchObject({
+      code: 'OFFER_UNSUPPORTED',
+    });
+    // Offered but not required, in a form it cannot read: a plain request.
+    const optional = issuer({}, offered({ ...ecdhEs, enc_values_supported: ['A128CBC-HS256'] }));
+    await receiveCredential(byValue(offer()), { key: holder }, { fetch: optional.fetch });
+    const request = JSON.parse(optional.calls.find((c) => c.url === `${ISSUER}/credential`)!.body);
+    expect(request).not.toHaveProperty('credential_response_encryption');
+  });
+
+  it('tries once more with a fresh nonce when the issuer calls the first one stale', async () => {
+    let attempts = 0;
+    const base = issuer({}, offered(ecdhEs));
+    const { fetch, calls } = issuer(
+      {
+        [`POST ${ISSUER}/credential`]: async (request) => {
+          if (++attempts === 1) return json({ error: 'invalid_nonce', error_description: 'stale' }, 400);
+          return await base.fetch(request.url.href, { method: 'POST', body: request.body, headers: request.headers });
+        },
+      },
+      offered(ecdhEs),
+    );
+    const { parsed } = await receiveCredential(byValue(offer()), { key: holder }, { fetch });
+    expect(parsed.vct).toBe(VCT);
+    // Each attempt with its own response key.
+    const keys = calls
+      .filter((c) => c.url === `${ISSUER}/credential`)
+      .map((c) => JSON.parse(c.body).credential_response_encryption.jwk.x);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).not.toBe(keys[1]);
   });
 });
