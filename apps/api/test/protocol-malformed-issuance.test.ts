@@ -280,7 +280,7 @@ describe('credential endpoint: malformed requests', () => {
     );
   });
 
-  it('refuses response encryption it does not offer with invalid_encryption_parameters', async () => {
+  it('refuses response encryption in a form it does not offer with invalid_encryption_parameters', async () => {
     // The holder's signing key (alg ES256), an enc not offered: issuance-response-encryption.test.ts has the rest.
     for (const encryption of [
       { jwk: { ...holder.publicJwk, alg: 'ES256' }, enc: 'A128GCM' },
