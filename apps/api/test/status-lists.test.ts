@@ -12,7 +12,7 @@ import {
   STATUS_LISTS_OPEN_MAX,
   type StatusSlot,
 } from '../src/modules/credentials/credentials.repository.ts';
-import { statusListShuffle } from '../src/modules/credentials/status-list-shuffle.ts';
+import { statusListShuffle, statusListShuffleRange } from '../src/modules/credentials/status-list-shuffle.ts';
 import { statusListUri } from '../src/modules/organization-keys/identifiers.ts';
 import { platformFetcher } from '../src/modules/verifications/platform-fetcher.ts';
 import {
@@ -69,6 +69,22 @@ describe('status list shuffle', () => {
     expect(adjacent).toBeLessThan(8);
     expect(() => a(4096)).toThrow(RangeError);
     expect(() => a(-1)).toThrow(RangeError);
+  });
+
+  it('computes a range of positions as one by one, and only within the domain', () => {
+    for (const [domain, from, to] of [
+      [1, 0, 1],
+      [17, 3, 17],
+      [131_072, 1000, 1700],
+      [5_000_000, 4_999_000, 5_000_000],
+    ] as const) {
+      const one = statusListShuffle('seed-r', domain);
+      const range = statusListShuffleRange('seed-r', domain, from, to);
+      expect(range).toEqual(Array.from({ length: to - from }, (_, i) => one(from + i)));
+      expect(range.every((index) => index >= 0 && index < domain)).toBe(true);
+    }
+    expect(statusListShuffleRange('seed-r', 16, 5, 5)).toEqual([]);
+    expect(() => statusListShuffleRange('seed-r', 16, 10, 17)).toThrow(RangeError);
   });
 });
 

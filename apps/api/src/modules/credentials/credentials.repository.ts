@@ -18,7 +18,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { statusListShuffle } from './status-list-shuffle.ts';
+import { statusListShuffleRange } from './status-list-shuffle.ts';
 
 const { credentials, credentialCounts, credentialOffers, statusLists } = schema;
 export type CredentialRow = typeof credentials.$inferSelect;
@@ -81,13 +81,13 @@ export async function allocateStatusIndexes(
       await openStatusList(db, organizationId, size);
       continue;
     }
-    const shuffle = statusListShuffle(claimed.seed, claimed.size - claimed.randomFrom);
-    for (let position = claimed.from; position < claimed.to; position += 1) {
-      slots.push({
-        statusListId: claimed.id,
-        statusIndex: claimed.randomFrom + shuffle(position - claimed.randomFrom),
-      });
-    }
+    const shuffled = statusListShuffleRange(
+      claimed.seed,
+      claimed.size - claimed.randomFrom,
+      claimed.from - claimed.randomFrom,
+      claimed.to - claimed.randomFrom,
+    );
+    for (const index of shuffled) slots.push({ statusListId: claimed.id, statusIndex: claimed.randomFrom + index });
   }
   return slots;
 }
