@@ -170,6 +170,8 @@ async function measure(target: string, rows: number) {
       db: handle.db,
       storage: new LocalStorage(filesDir),
       statusListSize: STATUS_LIST_SIZE,
+      // As apps/api/src/service-deps.ts wires it.
+      parallelBatches: handle.kind === 'postgresql' ? 2 : 1,
       enqueue: async () => {},
     };
     const baseline = process.memoryUsage().rss;

@@ -126,6 +126,7 @@ export function buildServiceDeps(ctx: Omit<AppContext, 'deps'>, mailer: Pick<Mai
       db,
       storage: ctx.storage,
       statusListSize: config.credentialEngine.statusListSize,
+      parallelBatches: ctx.database.kind === 'postgresql' ? 2 : 1,
       enqueue: async (importId) => {
         await jobs.send<CredentialImportJob>(CREDENTIAL_IMPORT_QUEUE, { importId }, { singletonKey: importId });
       },

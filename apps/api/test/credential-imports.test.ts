@@ -335,6 +335,32 @@ describe('the import job', () => {
     expect(all).toHaveLength(18);
   });
 
+  it('with several batches in the database at once, a batch that fails takes the later ones with it: the checkpoint is exact', async () => {
+    const { deps, row } = await pendingImport(40, 6);
+    const parallel = { ...deps, parallelBatches: 3 };
+    await expect(
+      importsService.runImport(parallel, row.id, {
+        batchSize: 4,
+        afterBatch: (n) => {
+          if (n === 2) throw new Error('worker died');
+        },
+      }),
+    ).rejects.toThrow('worker died');
+    const partial = await importRow(row.id);
+    const stored = await credentialsOfImport(row.id);
+    // Exactly the rows up to the checkpoint, although later batches had reached the database.
+    expect(stored).toHaveLength(partial.succeededCount);
+    expect(stored.every((r) => r.importRow! <= partial.processedCount + 1)).toBe(true);
+    expect(partial.succeededCount).toBe(8);
+
+    await importsService.runImport(parallel, row.id, { batchSize: 4 });
+    const done = await importRow(row.id);
+    expect(done).toMatchObject({ status: 'COMPLETED', processedCount: 40, succeededCount: 33, failedCount: 7 });
+    const all = await credentialsOfImport(row.id);
+    expect(new Set(all.map((r) => r.importRow)).size).toBe(33);
+    expect(new Set(all.map((r) => `${r.statusListId}:${r.statusIndex}`)).size).toBe(33);
+  });
+
   it('does not duplicate rows when the same import runs twice at once', async () => {
     const { deps, row } = await pendingImport(30);
     await Promise.all([

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { uuidv7 } from './ids.ts';
 
 /** A public JSON Web Key as stored (EC P-256 in practice). */
 export type PublicJwk = { kty: string; crv?: string; x?: string; y?: string; kid?: string; [key: string]: unknown };
@@ -516,7 +517,11 @@ export const statusLists = pgTable(
 export const credentials = pgTable(
   'credentials',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    /** Time-ordered (UUIDv7, ids.ts) when the app inserts: writes stay at the indexes' right edge. */
+    id: uuid('id')
+      .primaryKey()
+      .defaultRandom()
+      .$defaultFn(() => uuidv7()),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),

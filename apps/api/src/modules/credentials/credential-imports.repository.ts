@@ -1,4 +1,4 @@
-import { type Database, schema } from '@cp/db';
+import { type Database, schema, uuidv7 } from '@cp/db';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { StatusSlot } from './credentials.repository.ts';
 
@@ -114,6 +114,7 @@ export async function insertImportedCredentials(db: Database, batch: ImportedCre
   if (batch.rows.length === 0) return 0;
   const rows = batch.rows.map((r, i) => ({
     i,
+    id: uuidv7(),
     line: r.row,
     email: r.email,
     first_name: r.firstName,
@@ -124,14 +125,14 @@ export async function insertImportedCredentials(db: Database, batch: ImportedCre
   }));
   const result = await db.execute(sql`
     insert into ${credentials} (
-      organization_id, schema_id, schema_snapshot, name, description, recipient_email, recipient_first_name,
+      id, organization_id, schema_id, schema_snapshot, name, description, recipient_email, recipient_first_name,
       recipient_last_name, claims, status_list_id, status_index, created_by_user_id, import_id, import_row
     )
-    select ${batch.organizationId}::uuid, ${batch.schemaId}::uuid, ${JSON.stringify(batch.schemaSnapshot)}::jsonb,
+    select r.id, ${batch.organizationId}::uuid, ${batch.schemaId}::uuid, ${JSON.stringify(batch.schemaSnapshot)}::jsonb,
       ${batch.name}, ${batch.description}, r.email, r.first_name, r.last_name, r.claims,
       r.status_list_id, r.status_index, ${batch.createdByUserId}::uuid, ${batch.importId}::uuid, r.line
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      as r(i int, line int, email text, first_name text, last_name text, claims jsonb, status_list_id uuid,
+      as r(i int, id uuid, line int, email text, first_name text, last_name text, claims jsonb, status_list_id uuid,
         status_index int)
     on conflict (import_id, import_row) do nothing
   `);

@@ -38,6 +38,11 @@ export interface ImportDeps {
   db: Database;
   storage: Storage;
   statusListSize: number;
+  /**
+   * Batches of an import in the database at once (default 1). PostgreSQL: 2, one connection each, so the
+   * database's work spreads over two server processes; PGlite is one session, where more would only queue.
+   */
+  parallelBatches?: number;
   /** Queues the durable job of an import (pg-boss, singleton per import). */
   enqueue: (importId: string) => Promise<void>;
 }
@@ -431,56 +436,85 @@ async function importPass(
   // Bounded: at most MAX_STORED_ERRORS row errors are kept (and stored); the counts stay exact.
   const errors = [...from.errors];
   let errorsChanged = false;
-  let committed = from.processed;
   let processed = from.processed;
   let succeeded = from.succeeded;
   let failed = from.failed;
   let batch: repository.ImportedCredentialsBatch['rows'] = [];
   let flushedTo = from.processed;
-  // One batch in the database while the next is parsed and validated: the CPU of this process and the
-  // database's overlap. Batches still commit one after another, in file order (each waits for the last).
-  let inflight: Promise<void> | undefined;
+  // Up to `parallelBatches` batches in the database at once while the next one is parsed and validated: the CPU
+  // of this process and the database's overlap, and on PostgreSQL each batch has a connection (a server
+  // process) of its own. Batches still commit in file order: each takes its status slots only after the one
+  // before has taken its own (so it never waits for a list that a later batch holds) and advances the checkpoint
+  // only once the one before has committed (a batch whose predecessor failed rolls back too).
+  const parallel = Math.max(1, deps.parallelBatches ?? 1);
+  const inflight: Promise<void>[] = [];
+  let lastAllocated: Promise<void> = Promise.resolve();
+  let lastCommitted: Promise<void> = Promise.resolve();
 
-  const commit = async (
+  const commit = (
     rows: repository.ImportedCredentialsBatch['rows'],
+    expected: number,
     progress: Parameters<typeof repository.advanceProgress>[3],
   ) => {
-    await deps.db.transaction(async (tx) => {
-      // The checkpoint first: it locks the import's row, so two runs take turns batch by batch and the one
-      // that fell behind learns it before spending status indexes.
-      if (!(await repository.advanceProgress(tx, job.id, committed, progress))) throw new Superseded();
-      if (rows.length === 0) return;
-      const statusSlots = await credentialsRepository.allocateStatusIndexes(
-        tx,
-        job.organizationId,
-        deps.statusListSize,
-        rows.length,
-      );
-      await repository.insertImportedCredentials(tx, {
-        organizationId: job.organizationId,
-        schemaId: snapshot.id,
-        schemaSnapshot: snapshot as unknown as Record<string, unknown>,
-        name: job.credentialName,
-        description: job.credentialDescription,
-        createdByUserId: job.createdByUserId,
-        importId: job.id,
-        statusSlots,
-        rows,
-      });
+    const previousAllocated = lastAllocated;
+    const previousCommitted = lastCommitted;
+    let allocated = () => {};
+    lastAllocated = new Promise<void>((resolve) => {
+      allocated = resolve;
     });
-    committed = progress.processed;
-    await options.afterBatch();
+    const done = (async () => {
+      try {
+        await deps.db.transaction(async (tx) => {
+          let statusSlots: credentialsRepository.StatusSlot[] = [];
+          try {
+            await previousAllocated;
+            if (rows.length > 0) {
+              statusSlots = await credentialsRepository.allocateStatusIndexes(
+                tx,
+                job.organizationId,
+                deps.statusListSize,
+                rows.length,
+              );
+            }
+          } finally {
+            allocated();
+          }
+          if (rows.length > 0) {
+            await repository.insertImportedCredentials(tx, {
+              organizationId: job.organizationId,
+              schemaId: snapshot.id,
+              schemaSnapshot: snapshot as unknown as Record<string, unknown>,
+              name: job.credentialName,
+              description: job.credentialDescription,
+              createdByUserId: job.createdByUserId,
+              importId: job.id,
+              statusSlots,
+              rows,
+            });
+          }
+          await previousCommitted;
+          // The checkpoint (compare-and-set): a run that fell behind another run of this import rolls back here.
+          if (!(await repository.advanceProgress(tx, job.id, expected, progress))) throw new Superseded();
+        });
+      } finally {
+        allocated();
+      }
+      await options.afterBatch();
+    })();
+    lastCommitted = done;
+    done.catch(() => undefined); // awaited by the next batch, by flush or at the end
+    return done;
   };
 
   const flush = async () => {
     const rows = batch;
     batch = [];
+    const expected = flushedTo;
     flushedTo = processed;
     const progress = { processed, succeeded, failed, ...(errorsChanged ? { errors: [...errors] } : {}) };
     errorsChanged = false;
-    if (inflight) await inflight;
-    inflight = commit(rows, progress);
-    inflight.catch(() => undefined); // awaited by the next flush or at the end
+    while (inflight.length >= parallel) await inflight.shift();
+    inflight.push(commit(rows, expected, progress));
   };
 
   const parser = source.pipe(csvParser());
@@ -522,9 +556,9 @@ async function importPass(
       if (batch.length >= batchSize || processed - flushedTo >= batchSize * 4) await flush();
     }
     if (processed > flushedTo || errorsChanged) await flush();
-    await inflight;
+    await Promise.all(inflight);
   } catch (err) {
-    await inflight?.catch(() => undefined); // never leave a batch's transaction running behind the caller
+    await Promise.allSettled(inflight); // never leave a batch's transaction running behind the caller
     if (err instanceof Superseded) return { done: false, superseded: true };
     throw err;
   } finally {
