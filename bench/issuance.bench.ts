@@ -27,6 +27,8 @@ import { spawnSync } from 'node:child_process';
 import { createPrivateKey, sign } from 'node:crypto';
 import { generateEs256KeyPair, type JwsSigner, signerFromPrivateJwk, signJwt } from '@cp/credentials';
 import {
+  cpuBudgetLine,
+  cpuMeter,
   httpClient,
   loadLine,
   machineLine,
@@ -35,6 +37,7 @@ import {
   parseArgs,
   percentile,
   print,
+  protocolCryptoMs,
   runConcurrent,
   startApiServer,
   transactionCount,
@@ -159,15 +162,21 @@ try {
   const txBeforeOffers = await transactionCount(server.databaseUrl);
   const connectionUrls: string[] = new Array(offers);
   const createMs = new Float64Array(offers);
-  const { result: offersRun, summary: offersProfile } = await server.profile('offers', () =>
-    runConcurrent(offers, concurrency, async (i) => {
-      const t0 = performance.now();
-      const id = await createCredential(i);
-      createMs[i] = performance.now() - t0;
-      const connect = await http.request(`/api/credentials/${id}/connect`);
-      if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
-      connectionUrls[i] = connect.json().connection_url;
-    }),
+  const meter = await cpuMeter(server);
+  const {
+    result: { result: offersRun, summary: offersProfile },
+    cpu: offerCpu,
+  } = await meter.measure(offers, () =>
+    server.profile('offers', () =>
+      runConcurrent(offers, concurrency, async (i) => {
+        const t0 = performance.now();
+        const id = await createCredential(i);
+        createMs[i] = performance.now() - t0;
+        const connect = await http.request(`/api/credentials/${id}/connect`);
+        if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
+        connectionUrls[i] = connect.json().connection_url;
+      }),
+    ),
   );
   if (offersRun.failures > 0) throw offersRun.firstError;
 
@@ -269,9 +278,13 @@ try {
   );
   const txBeforeClaims = await transactionCount(server.databaseUrl);
   const cpuBeforeClaims = process.cpuUsage();
-  const { result: claimsRun, summary: claimsProfile } = await server.profile('claims', () =>
-    runConcurrent(offers, concurrency, byHand ? claimByHand : claimWithHolder),
+  const {
+    result: { result: claimsRun, summary: claimsProfile },
+    cpu: claimCpuBudget,
+  } = await meter.measure(offers, () =>
+    server.profile('claims', () => runConcurrent(offers, concurrency, byHand ? claimByHand : claimWithHolder)),
   );
+  await meter.close();
   const claimCpu = process.cpuUsage(cpuBeforeClaims);
   if (claimsRun.failures > 0) throw claimsRun.firstError;
   print(loadLine());
@@ -311,6 +324,8 @@ try {
   print(
     `target ≥ ${num(target)} claimed/s: ${claimsRun.perSecond >= target ? 'met' : 'NOT met'} (${num(claimsRun.perSecond)}/s)`,
   );
+  print(cpuBudgetLine('offer', offerCpu));
+  print(cpuBudgetLine('claim', claimCpuBudget, protocolCryptoMs('claim')));
   for (const lines of [offersProfile, claimsProfile]) {
     if (lines.length > 0) print('');
     for (const line of lines) print(line);

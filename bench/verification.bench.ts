@@ -19,6 +19,8 @@
  * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
  */
 import {
+  cpuBudgetLine,
+  cpuMeter,
   httpClient,
   loadLine,
   machineLine,
@@ -27,6 +29,7 @@ import {
   parseArgs,
   percentile,
   print,
+  protocolCryptoMs,
   runConcurrent,
   startApiServer,
   transactionCount,
@@ -125,17 +128,26 @@ try {
   let verdict = '';
   let responseSeconds = 0;
   const txBefore = await transactionCount(server.databaseUrl);
+  const meter = await cpuMeter(server);
+  const budgets: string[] = [];
+  const cryptoMs = protocolCryptoMs('presentation');
   for (const [level, inFlight] of levels.entries()) {
     const offset = warm + level * share;
     print(loadLine());
     print(`responses: ${num(share)} × POST /oid4vp/responses/:id, ${inFlight} in flight…`);
-    const { result: run, summary } = await server.profile(`responses-${inFlight}`, () =>
-      runConcurrent(share, inFlight, async (i) => {
-        const { path, form } = forms[offset + i]!;
-        const response = await http.request(path, { form });
-        if (response.status !== 200) throw new Error(`response: ${response.status} ${response.text}`);
-      }),
+    const {
+      result: { result: run, summary },
+      cpu,
+    } = await meter.measure(share, () =>
+      server.profile(`responses-${inFlight}`, () =>
+        runConcurrent(share, inFlight, async (i) => {
+          const { path, form } = forms[offset + i]!;
+          const response = await http.request(path, { form });
+          if (response.status !== 200) throw new Error(`response: ${response.status} ${response.text}`);
+        }),
+      ),
     );
+    budgets.push(cpuBudgetLine(`response (${inFlight} in flight)`, cpu, cryptoMs));
     if (run.failures > 0) throw run.firstError;
     const p95 = percentile(run.latencies, 95);
     rows.push(
@@ -147,6 +159,7 @@ try {
       verdict = `target ≥ 1,000/s with p95 ≤ 25 ms (at ${inFlight} in flight): ${run.perSecond >= 1000 && p95 <= 25 ? 'met' : 'NOT met'} (${num(run.perSecond)}/s, p95 ${ms(p95)})`;
     }
   }
+  await meter.close();
   print(loadLine());
   const txPerResponse = ((await transactionCount(server.databaseUrl)) - txBefore) / (share * levels.length);
 
@@ -162,6 +175,7 @@ try {
   print(`all ${num(answered)} answered attempts VERIFIED (usage ${JSON.stringify(usage)})`);
   print(`SQL statements (transactions) per response: ${txPerResponse.toFixed(1)}`);
   print(verdict);
+  for (const line of budgets) print(line);
   // The whole flow, as the issue counts it: an attempt created, its request object fetched (and checked by
   // the wallet), its response checked. The phases run one after the other: seconds per attempt prepared
   // (at ${concurrency} in flight) plus seconds per response at the highest level.

@@ -4,7 +4,15 @@
  * V8 CPU profile (what bounds a figure).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  verify,
+} from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -79,6 +87,8 @@ export async function freePort(): Promise<number> {
 
 export interface ApiServer {
   info: ServerInfo;
+  /** Process ids of the API processes (the first is the one set up and profiled). */
+  pids: number[];
   /** Where the API processes listen (one per process; all share the database and `info.baseUrl`). */
   origins: string[];
   databaseUrl: string;
@@ -148,6 +158,7 @@ export async function startApiServer(
     origins,
     databaseUrl: database.url,
     pid: child.pid!,
+    pids: [child.pid!, ...replicas.map((replica) => replica.pid!)],
     async profile(name, phase) {
       if (!options.profile) return { result: await phase(), summary: [] };
       const dir = mkdtempSync(path.join(tmpdir(), 'cp-bench-prof-'));
@@ -175,6 +186,128 @@ export async function startApiServer(
     },
   };
   return server;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; 0 when it cannot be read. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ (fields 14 and 15 of proc(5))
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Where a phase's CPU goes on the one machine: the API processes, the PostgreSQL server (the backends serving
+ * the benchmark's database, and the cluster's WAL writer, checkpointer and background writer, which write what
+ * those backends logged), and this process, the load generator. Read from /proc before and after the phase
+ * (PostgreSQL is local in these runs). The sum per operation bounds the rate two cores allow: 2,000 ms of CPU a
+ * second divided by it.
+ */
+export async function cpuMeter(server: ApiServer) {
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  const postgresPids = async () => {
+    const { rows } = await client.query<{ pid: number }>(
+      `select pid from pg_stat_activity
+       where (datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid())
+          or backend_type in ('walwriter', 'checkpointer', 'background writer')`,
+    );
+    return rows.map((row) => row.pid);
+  };
+  const read = async () => {
+    const pids = await postgresPids();
+    const perPid = new Map(pids.map((pid) => [pid, processCpuSeconds(pid)]));
+    const self = process.cpuUsage();
+    return {
+      api: server.pids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0),
+      perPid,
+      generator: (self.user + self.system) / 1e6,
+    };
+  };
+  return {
+    /** Measures `phase`; answers milliseconds of CPU per operation of each part. */
+    async measure<T>(operations: number, phase: () => Promise<T>) {
+      const before = await read();
+      const result = await phase();
+      const after = await read();
+      // Backends that came and went during the phase are missed (pools keep theirs open for the phase).
+      let database = 0;
+      for (const [pid, seconds] of after.perPid) database += seconds - (before.perPid.get(pid) ?? 0);
+      const perOp = (seconds: number) => (seconds * 1000) / operations;
+      const cpu = {
+        api: perOp(after.api - before.api),
+        database: perOp(database),
+        generator: perOp(after.generator - before.generator),
+      };
+      return { result, cpu };
+    },
+    close: () => client.end(),
+  };
+}
+
+/**
+ * The cryptography one operation cannot do without, timed with node:crypto (the fastest here) on one core,
+ * in this process: a lower bound on the API's CPU per operation, whatever else its code does.
+ * - presentation (direct_post.jwt): import the attempt's private key and the wallet's ephemeral key, ECDH
+ *   (ECDH-ES), import the holder key from `cnf`, verify the issuer's ES256 signature and the key-binding JWT's;
+ * - claim: import the proof's key and verify the proof (ES256), sign the SD-JWT VC (ES256, key kept).
+ */
+export function protocolCryptoMs(kind: 'presentation' | 'claim', iterations = 3000): number {
+  const p256 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const issuer = p256();
+  const holder = p256();
+  const attempt = p256();
+  const ephemeral = p256();
+  const data = randomBytes(700);
+  const es256 = (key: Parameters<typeof sign>[2]) => sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' } as never);
+  const issuerSignature = es256(issuer.privateKey);
+  const holderSignature = es256(holder.privateKey);
+  const jwk = (key: { export(o: { format: 'jwk' }): object }) => key.export({ format: 'jwk' });
+  const attemptJwk = jwk(attempt.privateKey);
+  const ephemeralJwk = jwk(ephemeral.publicKey);
+  const holderJwk = jwk(holder.publicKey);
+  const check = (ok: boolean) => {
+    if (!ok) throw new Error('signature did not verify');
+  };
+  const started = performance.now();
+  for (let i = 0; i < iterations; i++) {
+    if (kind === 'presentation') {
+      const privateKey = createPrivateKey({ key: attemptJwk as never, format: 'jwk' });
+      const publicKey = createPublicKey({ key: ephemeralJwk as never, format: 'jwk' });
+      diffieHellman({ privateKey, publicKey });
+      const holderKey = createPublicKey({ key: holderJwk as never, format: 'jwk' });
+      check(verify('sha256', data, { key: issuer.publicKey, dsaEncoding: 'ieee-p1363' }, issuerSignature));
+      check(verify('sha256', data, { key: holderKey, dsaEncoding: 'ieee-p1363' }, holderSignature));
+    } else {
+      const proofKey = createPublicKey({ key: holderJwk as never, format: 'jwk' });
+      check(verify('sha256', data, { key: proofKey, dsaEncoding: 'ieee-p1363' }, holderSignature));
+      es256(issuer.privateKey);
+    }
+  }
+  return (performance.now() - started) / iterations;
+}
+
+/** One line: each part's CPU per operation, their sum, and the rate at which they would fill two cores. */
+export function cpuBudgetLine(
+  label: string,
+  cpu: { api: number; database: number; generator: number },
+  cryptoMs?: number,
+  target = 1000,
+) {
+  const total = cpu.api + cpu.database + cpu.generator;
+  const cores = 2;
+  const rate = (perOp: number) => num((cores * 1000) / perOp);
+  const floor =
+    cryptoMs === undefined
+      ? ''
+      : `; with the API doing nothing but its cryptography (${ms(cryptoMs)}, node:crypto) they would fill at ≈ ${rate(cpu.database + cpu.generator + cryptoMs)}/s`;
+  return (
+    `CPU per ${label}: API ${ms(cpu.api)}, PostgreSQL ${ms(cpu.database)}, load generator ${ms(cpu.generator)} = ${ms(total)}; ` +
+    `two cores fill at ≈ ${rate(total)}/s (${num(target)}/s needs ≤ ${ms((cores * 1000) / target)} in all); ` +
+    `PostgreSQL and the load generator alone at ≈ ${rate(cpu.database + cpu.generator)}/s${floor}`
+  );
 }
 
 /**
@@ -281,7 +414,7 @@ export function percentile(values: ArrayLike<number>, p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+export const ms = (value: number) => `${value.toFixed(value < 1 ? 2 : value < 10 ? 1 : 0)} ms`;
 export const num = (value: number) => Math.round(value).toLocaleString('en');
 
 interface ProfileNode {
