@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   foreignKey,
   index,
   integer,
@@ -597,6 +598,39 @@ export const credentials = pgTable(
     index('credentials_status_revoked_idx').on(t.statusListId, t.statusIndex).where(sql`${t.revokedAt} is not null`),
     foreignKey({
       name: 'credentials_status_list_fk',
+      columns: [t.organizationId, t.statusListId],
+      foreignColumns: [statusLists.organizationId, statusLists.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * The further instances of a credential issued as a batch (OpenID4VCI 1.0 §8.2 `proofs`, HAIP 1.0): instance
+ * n ≥ 1 is bound to its own holder key and has its own status entry; instance 0 is the credential row's own
+ * (`holder_jwk`, `status_list_id`, `status_index`). Their bits follow the credential's `revoked_at`. Slots come
+ * from the credentials' allocator (a list's counter only moves forward): never one given to another instance
+ * or credential. Migration 0018.
+ */
+export const credentialStatusEntries = pgTable(
+  'credential_status_entries',
+  {
+    credentialId: uuid('credential_id')
+      .notNull()
+      .references(() => credentials.id, { onDelete: 'cascade' }),
+    instance: integer('instance').notNull(),
+    organizationId: uuid('organization_id').notNull(),
+    statusListId: uuid('status_list_id').notNull(),
+    statusIndex: integer('status_index').notNull(),
+    holderJwk: jsonb('holder_jwk').$type<PublicJwk>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'credential_status_entries_pkey', columns: [t.credentialId, t.instance] }),
+    check('credential_status_entries_instance_check', sql`${t.instance} >= 1`),
+    // Never the same (list, index) twice; also what building a list's token reads.
+    uniqueIndex('credential_status_entries_status_index_key').on(t.statusListId, t.statusIndex),
+    foreignKey({
+      name: 'credential_status_entries_status_list_fk',
       columns: [t.organizationId, t.statusListId],
       foreignColumns: [statusLists.organizationId, statusLists.id],
     }).onDelete('cascade'),
