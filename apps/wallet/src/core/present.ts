@@ -1,9 +1,9 @@
 import { type DcqlQuery, publicJwk, signerFromPrivateJwk } from '@cp/credentials';
 import {
-  type HolderKey,
   answersRequest,
   type DcqlMatch,
   declinePresentation as declineWithHolder,
+  type HolderKey,
   matchDcqlQuery,
   type PresentationRequest,
   resolvePresentationRequest as resolveWithHolder,
