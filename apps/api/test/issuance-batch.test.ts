@@ -265,6 +265,73 @@ describe('batch issuance', () => {
   });
 });
 
+describe('batch issuance across status lists', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    // Lists of 16 bits: a batch of BATCH_SIZE spills over into a second list.
+    small = await startTestApp({ env: { STATUS_LIST_SIZE: '16' } });
+  });
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('allocates every instance a slot of its own across lists; revoking shows in each list at once', async () => {
+    const org = await buildVerifiedOrganization(small, 'Small Lists', {
+      name: 'Pass',
+      attributes: [{ name: 'full_name', type: 'TEXT' }],
+    });
+    const create = async () => {
+      const created = await small.app.inject({
+        method: 'POST',
+        url: '/api/credentials/with-recipient',
+        headers: org.headers,
+        payload: {
+          credential: {
+            name: 'Pass',
+            schema_id: org.schemaRecord.schema.id,
+            claims: [{ name: 'full_name', value: 'Ada' }],
+          },
+          recipient: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' },
+        },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json().id as string;
+    };
+    const others = [];
+    for (let i = 0; i < 12; i++) others.push(await create());
+    const id = await create();
+    const connect = (await small.app.inject({ url: `/api/credentials/${id}/connect` })).json();
+    const instances = await claimBatch(small, connect.connection_url, await makeHolder());
+    expect(instances).toHaveLength(BATCH_SIZE);
+    const references = instances.map((i) => statusOf(i.credential));
+    const uris = [...new Set(references.map((r) => r.uri))];
+    expect(uris.length).toBeGreaterThan(1);
+    expect(new Set(references.map((r) => `${r.uri}#${r.idx}`)).size).toBe(BATCH_SIZE);
+    // No slot is both a credential's and an instance's.
+    const rows = await small.runtime.ctx.database.db.select().from(schema.credentials);
+    const taken = new Set(rows.map((r) => `${r.statusListId}#${r.statusIndex}`));
+    const entries = await small.runtime.ctx.database.db
+      .select()
+      .from(schema.credentialStatusEntries)
+      .where(eq(schema.credentialStatusEntries.credentialId, id));
+    expect(entries).toHaveLength(BATCH_SIZE - 1);
+    for (const entry of entries) expect(taken.has(`${entry.statusListId}#${entry.statusIndex}`)).toBe(false);
+
+    const bit = async (reference: StatusReference) =>
+      statusFromToken((await walletHttp(small)(reference.uri)).body, reference.idx).status;
+    // Read (and cached) before the revocation: each list's revision must move with it.
+    for (const reference of references) expect(await bit(reference)).toBe(0);
+    const revoked = await small.app.inject({
+      method: 'PATCH',
+      url: '/api/credentials/revoke',
+      headers: org.headers,
+      payload: { credentials: [id] },
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    for (const reference of references) expect(await bit(reference)).toBe(1);
+  });
+});
+
 // ---- the verifier ----------------------------------------------------------------------------------
 
 async function createVerification() {
