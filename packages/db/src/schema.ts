@@ -793,6 +793,7 @@ export type ExternalCredentialTypeRecord = {
  * key is bound to it.
  */
 export type TrustPolicy = 'PLATFORM_VERIFIED' | 'NAMED_ISSUERS' | 'TRUST_ANCHORS' | 'ANY_ISSUER';
+export type VerifierClientIdScheme = 'x509_hash' | 'x509_san_dns';
 
 /** A verification request of an organization: what to ask for and the rules the answer must meet. */
 export const verifications = pgTable(
@@ -815,6 +816,8 @@ export const verifications = pgTable(
     rules: jsonb('rules').$type<VerificationRuleRecord[]>().notNull().default([]),
     trustPolicy: text('trust_policy').$type<TrustPolicy>().notNull().default('PLATFORM_VERIFIED'),
     trustedIssuers: jsonb('trusted_issuers').$type<string[]>().notNull().default([]),
+    /** How its requests name the verifier (OpenID4VP 1.0 §5.9.3); migration 0019. */
+    clientIdScheme: text('client_id_scheme').$type<VerifierClientIdScheme>().notNull().default('x509_hash'),
     /**
      * The secret integrators sign holder links with (`customer` + `signature`), encrypted under the master
      * key: a signed customer id is one the integrator vouches for.
@@ -833,6 +836,7 @@ export const verifications = pgTable(
   (t) => [
     index('verifications_org_idx').on(t.organizationId, t.type, t.createdAt),
     uniqueIndex('verifications_present_id_key').on(t.presentId),
+    check('verifications_client_id_scheme_check', sql`${t.clientIdScheme} in ('x509_hash', 'x509_san_dns')`),
   ],
 );
 
