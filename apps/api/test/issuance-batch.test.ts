@@ -221,6 +221,19 @@ describe('batch issuance', () => {
     expect(await entriesOf(id)).toHaveLength(1);
   });
 
+  it('lets only one of two concurrent batch requests of a token through, with one set of instances', async () => {
+    const { id, link } = await offer();
+    const s = await session(link);
+    const [a, b, c, d] = await keys(4);
+    const other = (await requestNonce(s.issuance.issuerMetadata, undefined, s.context))!;
+    const answers = await Promise.all([
+      s.send([await s.proof(a!), await s.proof(b!)]),
+      s.send([await s.proof(c!, other), await s.proof(d!, other)]),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    expect(await entriesOf(id)).toHaveLength(1);
+  });
+
   it('revokes every instance at once; other credentials stay valid; the verifier refuses instance 2', async () => {
     const bystander = await offer();
     const bystanderHolder = await makeHolder();

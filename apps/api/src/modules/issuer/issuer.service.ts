@@ -558,8 +558,12 @@ export async function requestCredential(
             ),
           };
         });
-  const credentials = [sdJwt];
-  for (const [i, slot] of slots.entries()) credentials.push(await issueInstance(jwks[i + 1] as JsonWebKey, slot));
+  // After the commit (the slots exist only then): signing with the organization's key in memory does not fail
+  // short of a bug, which would leave the claim without its answer, as a lost response would.
+  const issued = [
+    sdJwt,
+    ...(await Promise.all(slots.map((slot, i) => issueInstance(jwks[i + 1] as JsonWebKey, slot)))),
+  ];
   if (claimed.claimedAt && claimed.notify) {
     await enqueueWebhookEvent(deps.credentials.webhooks, {
       organizationId,
@@ -569,7 +573,7 @@ export async function requestCredential(
   }
   const response = openid4vciIssuer.createCredentialResponse({
     credentialRequest: parsed,
-    credentials: credentials.map((credential) => ({ credential })),
+    credentials: issued.map((credential) => ({ credential })),
   });
   return encryption ? { jwe: await encryptCredentialResponse(encryption, response) } : { json: response };
 }
