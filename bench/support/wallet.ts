@@ -79,7 +79,8 @@ export async function issueAndClaim(
   if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
   const { credential } = await receiveCredential(
     connect.json().connection_url,
-    { key: holder },
+    // One credential per claim, as the timed loop claims (not a batch of the issuer's batch_size).
+    { key: holder, batchSize: 1 },
     { fetch: fetchOver(http) },
   );
   return credential;
@@ -151,6 +152,6 @@ export async function claimOffer(
 ) {
   const offer = await resolveCredentialOfferObject(offerLink, { fetch });
   if (offer.credential_issuer !== known.offer.credential_issuer) throw new Error('another issuer');
-  const { credential } = await requestCredential({ ...known, offer }, { key: holder }, { fetch });
+  const { credential } = await requestCredential({ ...known, offer }, { key: holder, batchSize: 1 }, { fetch });
   return credential;
 }

@@ -55,6 +55,17 @@ export const trustPolicies = ['PLATFORM_VERIFIED', 'NAMED_ISSUERS', 'TRUST_ANCHO
 export const zTrustPolicy = z.enum(trustPolicies);
 export type TrustPolicy = z.infer<typeof zTrustPolicy>;
 
+/**
+ * How the verifier names itself to wallets (OpenID4VP 1.0 §5.9.3), the request object signed by the organization's
+ * key either way:
+ * - x509_hash (the default): the hash of the organization's own certificate;
+ * - x509_san_dns: the host of the platform's public URL, with a certificate that names it (dNSName) and the
+ *   organization (URI), for wallets that accept only DNS-named verifiers; the response goes to that host.
+ */
+export const verifierClientIdSchemes = ['x509_hash', 'x509_san_dns'] as const;
+export const zVerifierClientIdScheme = z.enum(verifierClientIdSchemes);
+export type VerifierClientIdScheme = z.infer<typeof zVerifierClientIdScheme>;
+
 export const EXTERNAL_CLAIMS_MAX = 50;
 export const EXTERNAL_VCT_VALUES_MAX = 10;
 /** A claim name as rules and the history show it. */
@@ -122,6 +133,8 @@ export const zCreateVerificationRequest = z
     trust_policy: zTrustPolicy.optional(),
     /** The issuers NAMED_ISSUERS admits (issuer URLs or DIDs). */
     trusted_issuers: z.array(zTrustedIssuer).max(VERIFICATION_TRUSTED_ISSUERS_MAX).default([]),
+    /** How the verifier names itself in requests (default x509_hash). */
+    client_id_scheme: zVerifierClientIdScheme.optional(),
     /**
      * The schema attributes the verifier wants to see disclosed, besides those its rules need.
      * Absent: only the rules' attributes (or every attribute when there is no rule).
@@ -182,6 +195,8 @@ export const zVerification = z.object({
   attributes: z.array(zVerificationRule),
   trust_policy: zTrustPolicy,
   trusted_issuers: z.array(z.string()),
+  /** How the verifier names itself in requests. Defaulted: absent from older answers. */
+  client_id_scheme: zVerifierClientIdScheme.default('x509_hash'),
   /** Claim names the verifier asks to see (rules' attributes included). */
   requested_claims: z.array(z.string()),
   requested_attribute_ids: z.array(z.uuid()),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   foreignKey,
   index,
   integer,
@@ -609,6 +610,39 @@ export const credentials = pgTable(
 );
 
 /**
+ * The further instances of a credential issued as a batch (OpenID4VCI 1.0 §8.2 `proofs`, HAIP 1.0): instance
+ * n ≥ 1 is bound to its own holder key and has its own status entry; instance 0 is the credential row's own
+ * (`holder_jwk`, `status_list_id`, `status_index`). Their bits follow the credential's `revoked_at`. Slots come
+ * from the credentials' allocator (a list's counter only moves forward): never one given to another instance
+ * or credential. Migration 0018.
+ */
+export const credentialStatusEntries = pgTable(
+  'credential_status_entries',
+  {
+    credentialId: uuid('credential_id')
+      .notNull()
+      .references(() => credentials.id, { onDelete: 'cascade' }),
+    instance: integer('instance').notNull(),
+    organizationId: uuid('organization_id').notNull(),
+    statusListId: uuid('status_list_id').notNull(),
+    statusIndex: integer('status_index').notNull(),
+    holderJwk: jsonb('holder_jwk').$type<PublicJwk>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'credential_status_entries_pkey', columns: [t.credentialId, t.instance] }),
+    check('credential_status_entries_instance_check', sql`${t.instance} >= 1`),
+    // Never the same (list, index) twice; also what building a list's token reads.
+    uniqueIndex('credential_status_entries_status_index_key').on(t.statusListId, t.statusIndex),
+    foreignKey({
+      name: 'credential_status_entries_status_list_fk',
+      columns: [t.organizationId, t.statusListId],
+      foreignColumns: [statusLists.organizationId, statusLists.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
  * Per-organization credential counts as insert-only deltas, written by statement triggers on credentials
  * (migration 0008) so the list's exact `total` is a sum over a few rows instead of a count over millions.
  * Insert-only: concurrent issuers never wait on one counter row. The list compacts an organization's
@@ -764,6 +798,7 @@ export type ExternalCredentialTypeRecord = {
  * key is bound to it.
  */
 export type TrustPolicy = 'PLATFORM_VERIFIED' | 'NAMED_ISSUERS' | 'TRUST_ANCHORS' | 'ANY_ISSUER';
+export type VerifierClientIdScheme = 'x509_hash' | 'x509_san_dns';
 
 /** A verification request of an organization: what to ask for and the rules the answer must meet. */
 export const verifications = pgTable(
@@ -786,6 +821,8 @@ export const verifications = pgTable(
     rules: jsonb('rules').$type<VerificationRuleRecord[]>().notNull().default([]),
     trustPolicy: text('trust_policy').$type<TrustPolicy>().notNull().default('PLATFORM_VERIFIED'),
     trustedIssuers: jsonb('trusted_issuers').$type<string[]>().notNull().default([]),
+    /** How its requests name the verifier (OpenID4VP 1.0 §5.9.3); migration 0019. */
+    clientIdScheme: text('client_id_scheme').$type<VerifierClientIdScheme>().notNull().default('x509_hash'),
     /**
      * The secret integrators sign holder links with (`customer` + `signature`), encrypted under the master
      * key: a signed customer id is one the integrator vouches for.
@@ -804,6 +841,7 @@ export const verifications = pgTable(
   (t) => [
     index('verifications_org_idx').on(t.organizationId, t.type, t.createdAt),
     uniqueIndex('verifications_present_id_key').on(t.presentId),
+    check('verifications_client_id_scheme_check', sql`${t.clientIdScheme} in ('x509_hash', 'x509_san_dns')`),
   ],
 );
 

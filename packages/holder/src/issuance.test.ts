@@ -27,7 +27,14 @@ beforeAll(async () => {
 /** An OpenID4VCI 1.0 issuer on a path (its own authorization server), with a nonce endpoint. */
 function issuer(
   overrides: Record<string, Route> = {},
-  options: { bindTo?: JsonWebKey; metadata?: Record<string, unknown>; encryptTo?: (asked: JWK) => Promise<JWK> } = {},
+  options: {
+    bindTo?: JsonWebKey;
+    metadata?: Record<string, unknown>;
+    encryptTo?: (asked: JWK) => Promise<JWK>;
+    /** A batch issuer's choice of keys (default: each proof's own). */
+    bindEach?: (proven: JsonWebKey[]) => JsonWebKey[];
+    requests?: Record<string, unknown>[];
+  } = {},
 ) {
   let nonces = 0;
   return routerFetch({
@@ -53,18 +60,25 @@ function issuer(
     [`POST ${ISSUER}/credential`]: async ({ body, headers }) => {
       if (headers.get('authorization') !== 'Bearer at-1') return json({ error: 'invalid_token' }, 401);
       const request = JSON.parse(body);
-      const proof = decodeJwt(request.proofs.jwt[0]);
-      const credential = await issueSdJwtVc({
-        signer: issuerSigner,
-        header: {},
-        issuer: ISSUER,
-        vct: VCT,
-        holderJwk: options.bindTo ?? (proof.header.jwk as JsonWebKey),
-        claims: { full_name: 'Ada Lovelace' },
-        status: { idx: 3, uri: `${ISSUER}/status/1` },
-      });
+      options.requests?.push(request);
+      const proven = (request.proofs.jwt as string[]).map((jwt) => decodeJwt(jwt).header.jwk as JsonWebKey);
+      const bound = options.bindEach ? options.bindEach(proven) : proven.map((jwk) => options.bindTo ?? jwk);
+      const credentials = await Promise.all(
+        bound.map(async (holderJwk, i) => ({
+          credential: await issueSdJwtVc({
+            signer: issuerSigner,
+            header: {},
+            issuer: ISSUER,
+            vct: VCT,
+            holderJwk,
+            claims: { full_name: 'Ada Lovelace' },
+            status: { idx: 3 + i, uri: `${ISSUER}/status/1` },
+          }),
+        })),
+      );
+      const credential = credentials[0]!.credential;
       const asked = request.credential_response_encryption as { jwk: JWK; enc: string } | undefined;
-      if (!asked) return json({ credentials: [{ credential }] });
+      if (!asked) return json({ credentials });
       // OpenID4VCI 1.0 §8.3: a JWE to the request's key (or, for an attacker's test, to another one).
       const to = options.encryptTo ? await options.encryptTo(asked.jwk) : asked.jwk;
       const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify({ credentials: [{ credential }] })))
@@ -374,5 +388,73 @@ describe('credential response encryption', () => {
       .map((c) => JSON.parse(c.body).credential_response_encryption.jwk.x);
     expect(keys).toHaveLength(2);
     expect(keys[0]).not.toBe(keys[1]);
+  });
+});
+
+describe('batch issuance (OpenID4VCI 1.0 §8.2 proofs)', () => {
+  const batchIssuer = (batchSize: number, more: Parameters<typeof issuer>[1] = {}) => {
+    const requests: Record<string, unknown>[] = [];
+    const fake = issuer({}, { metadata: { batch_credential_issuance: { batch_size: batchSize } }, requests, ...more });
+    return { ...fake, requests };
+  };
+  const proofsOf = (request: Record<string, unknown> | undefined) =>
+    ((request?.proofs as { jwt?: string[] } | undefined)?.jwt ?? []).map((jwt) => decodeJwt(jwt));
+  const thumb = (jwk: unknown) => {
+    const { crv, kty, x, y } = jwk as JsonWebKey;
+    return JSON.stringify({ crv, kty, x, y });
+  };
+
+  it('asks for batch_size credentials, one fresh key each, one nonce; answers every instance with its key', async () => {
+    const { fetch, requests } = batchIssuer(4);
+    const made: HolderKey[] = [];
+    const received = await receiveCredential(
+      byValue(offer()),
+      {
+        key: holder,
+        createKey: async () => {
+          const key = await createHolderKey();
+          made.push(key);
+          return key;
+        },
+      },
+      { fetch },
+    );
+    const proofs = proofsOf(requests[0]);
+    expect(proofs).toHaveLength(4);
+    expect(new Set(proofs.map((p) => thumb(p.header.jwk))).size).toBe(4);
+    expect(new Set(proofs.map((p) => p.payload.nonce)).size).toBe(1);
+    expect(made).toHaveLength(3);
+    expect(received.instances.map((i) => i.key)).toEqual([holder, ...made]);
+    for (const instance of received.instances) {
+      expect(thumb(instance.parsed.holderJwk)).toBe(thumb(instance.key.publicJwk));
+    }
+    expect(received.credential).toBe(received.instances[0]!.credential);
+  });
+
+  it('caps the batch with batchSize, and asks for one credential when the issuer announces no batch', async () => {
+    const capped = batchIssuer(10);
+    const two = await receiveCredential(byValue(offer()), { key: holder, batchSize: 2 }, { fetch: capped.fetch });
+    expect(proofsOf(capped.requests[0])).toHaveLength(2);
+    expect(two.instances).toHaveLength(2);
+    const plain = batchIssuer(1);
+    const one = await receiveCredential(byValue(offer()), { key: holder }, { fetch: plain.fetch });
+    expect(proofsOf(plain.requests[0])).toHaveLength(1);
+    expect(one.instances).toHaveLength(1);
+  });
+
+  it('refuses a batch whose instances are not bound to distinct keys of its own', async () => {
+    const same = batchIssuer(3, { bindEach: (proven) => proven.map(() => proven[0]!) });
+    await expect(receiveCredential(byValue(offer()), { key: holder }, { fetch: same.fetch })).rejects.toMatchObject({
+      code: 'CREDENTIAL_INVALID',
+    });
+    const stranger = (await createHolderKey()).publicJwk;
+    const foreign = batchIssuer(3, { bindEach: (proven) => [proven[0]!, stranger, proven[2]!] });
+    await expect(receiveCredential(byValue(offer()), { key: holder }, { fetch: foreign.fetch })).rejects.toMatchObject({
+      code: 'CREDENTIAL_INVALID',
+    });
+    const extra = batchIssuer(2, { bindEach: (proven) => [...proven, proven[1]!] });
+    await expect(receiveCredential(byValue(offer()), { key: holder }, { fetch: extra.fetch })).rejects.toMatchObject({
+      code: 'CREDENTIAL_INVALID',
+    });
   });
 });

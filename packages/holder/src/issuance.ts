@@ -206,10 +206,33 @@ export function tokenErrorCode(body: unknown, pinGiven: boolean): HolderErrorCod
 }
 
 export interface ReceivedCredential {
-  /** The SD-JWT VC as issued. */
+  /** The SD-JWT VC as issued (bound to the holder key: the first instance). */
   credential: string;
   /** Its payload, decoded (not verified: the issuer's key and trust are the caller's to decide). */
   parsed: ParsedSdJwtVc;
+  /**
+   * Every instance of a batch (OpenID4VCI 1.0 §8.2 `proofs`), the first being `credential`: the same claims,
+   * each bound to a key of its own and with a status entry of its own, so that each presentation can use a
+   * fresh one (unlinkable). One element when the issuer issues no batches or the batch was capped to 1.
+   */
+  instances: ReceivedInstance[];
+}
+
+export interface ReceivedInstance {
+  credential: string;
+  parsed: ParsedSdJwtVc;
+  /** The key it is bound to (`cnf.jwk`). */
+  key: HolderKey;
+}
+
+/**
+ * How many credentials to ask for in one request: the issuer's `batch_credential_issuance.batch_size`
+ * (OpenID4VCI 1.0 §12.2.4; none: 1), capped by the caller's `max`.
+ */
+export function batchSizeFor(issuerMetadata: IssuerMetadataResult, max?: number): number {
+  const announced = issuerMetadata.credentialIssuer.batch_credential_issuance?.batch_size;
+  const size = typeof announced === 'number' && Number.isInteger(announced) && announced > 1 ? announced : 1;
+  return Math.max(1, Math.min(size, max ?? size));
 }
 
 /** The one DPoP algorithm this holder signs with (HAIP 1.0). */
@@ -322,7 +345,7 @@ export async function createKeyProof(
   }
 }
 
-type CredentialAttempt = { credential: string } | { invalidNonce: string | undefined };
+type CredentialAttempt = { credentials: string[] } | { invalidNonce: string | undefined };
 
 /** The one key agreement this holder asks credential responses to be encrypted with (HAIP 1.0). */
 const RESPONSE_ENCRYPTION_ALG = 'ECDH-ES';
@@ -349,12 +372,13 @@ export function responseEncryptionEnc(issuerMetadata: IssuerMetadataResult): str
   return enc;
 }
 
-/** The credential of a credential response (§8.3): `credentials[0].credential`, or the drafts' `credential`. */
+/** The credentials of a credential response (§8.3): `credentials[].credential`, or the drafts' `credential`. */
 function credentialIn(body: Record<string, unknown>): CredentialAttempt {
-  const credentials = Array.isArray(body.credentials) ? body.credentials : [];
-  const first: unknown = credentials[0];
-  const credential = isObject(first) ? str(first.credential) : (str(first) ?? str(body.credential));
-  if (credential) return { credential };
+  const listed = Array.isArray(body.credentials) ? (body.credentials as unknown[]) : [];
+  const credentials = listed.map((entry) => (isObject(entry) ? str(entry.credential) : str(entry)));
+  if (credentials.length > 0 && credentials.every((c): c is string => c !== undefined)) return { credentials };
+  const single = listed.length === 0 ? str(body.credential) : undefined;
+  if (single) return { credentials: [single] };
   if (body.transaction_id) throw new HolderError('OFFER_UNSUPPORTED', 'Deferred issuance is not supported');
   throw new HolderError('ISSUER_ERROR', 'The credential response holds no credential');
 }
@@ -480,22 +504,40 @@ export async function postCredentialRequest(
   return credentialIn(response.credentialResponse);
 }
 
+export interface RequestCredentialOptions {
+  /** The key the first (or only) credential is bound to. */
+  key: HolderKey;
+  txCode?: string;
+  dpopKey?: HolderKey;
+  /** At most this many credentials in one batch (default: the issuer's batch_size; 1: no batch). */
+  batchSize?: number;
+  /** Makes the key of each further batch instance (default createHolderKey): the caller keeps them. */
+  createKey?: () => Promise<HolderKey>;
+}
+
 /**
  * Redeems a resolved offer for an SD-JWT VC bound to `key`: token (with the transaction code when the
- * offer asks for one), nonce, key proof, credential (once more with a fresh nonce when the issuer calls
- * the first one stale). The credential must be an SD-JWT VC whose `cnf.jwk` is the holder key.
+ * offer asks for one), nonce, key proofs, credentials (once more with a fresh nonce when the issuer calls
+ * the first one stale). Every credential must be an SD-JWT VC whose `cnf.jwk` is one of the holder keys.
+ *
+ * When the issuer announces batch issuance (batchSizeFor), a fresh key is made for each further instance and
+ * one proof per key sent with the same `c_nonce` (OpenID4VCI 1.0 §8.2): each instance answered must be bound to
+ * a distinct one of those keys. The issuer may answer fewer than asked for; never more.
  *
  * When the issuer takes DPoP (issuerSupportsDpop), the token is bound to `dpopKey`, or else to a key made for
  * this one request and forgotten after it: never the holder key, so the issuer cannot link requests by it.
  */
 export async function requestCredential(
   issuance: Issuance,
-  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
+  options: RequestCredentialOptions,
   context: HolderContext = {},
 ): Promise<ReceivedCredential> {
   const dpop: DpopSession | undefined = issuerSupportsDpop(issuance)
     ? { key: options.dpopKey ?? (await createHolderKey()) }
     : undefined;
+  const size = batchSizeFor(issuance.issuerMetadata, options.batchSize);
+  const createKey = options.createKey ?? createHolderKey;
+  const keys = [options.key, ...(await Promise.all(Array.from({ length: size - 1 }, () => createKey())))];
   const token = await requestAccessToken(
     issuance,
     { ...(options.txCode !== undefined ? { txCode: options.txCode } : {}), ...(dpop ? { dpop } : {}) },
@@ -503,24 +545,44 @@ export async function requestCredential(
   );
   let nonce = await requestNonce(issuance.issuerMetadata, str(token.c_nonce), context);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const proof = await createKeyProof(issuance, options.key, nonce, context);
-    const answer = await postCredentialRequest(issuance, token.access_token, [proof], context, dpop);
-    if ('credential' in answer) {
-      const parsed = await parseSdJwtVc(answer.credential);
-      if (!isBoundTo(parsed, options.key.publicJwk)) {
-        throw new HolderError('CREDENTIAL_INVALID', 'The credential is not bound to the holder key');
+    const proofs = await Promise.all(keys.map((key) => createKeyProof(issuance, key, nonce, context)));
+    const answer = await postCredentialRequest(issuance, token.access_token, proofs, context, dpop);
+    if ('credentials' in answer) {
+      const instances = await boundInstances(answer.credentials, keys);
+      const [first] = instances;
+      if (!first || first.key !== options.key) {
+        throw new HolderError('CREDENTIAL_INVALID', 'No credential is bound to the holder key');
       }
-      return { credential: answer.credential, parsed };
+      return { credential: first.credential, parsed: first.parsed, instances };
     }
     nonce = answer.invalidNonce ?? (await requestNonce(issuance.issuerMetadata, undefined, context));
   }
   throw new HolderError('ISSUER_ERROR', 'The issuer refused the key proof twice (invalid_nonce)');
 }
 
+/**
+ * The credentials answered, each with the key it is bound to, in the order of `keys`: each must be bound to one
+ * of them, no two to the same (a batch's instances are unlinkable only on keys of their own), at most one each.
+ */
+async function boundInstances(credentials: string[], keys: HolderKey[]): Promise<ReceivedInstance[]> {
+  if (credentials.length > keys.length) {
+    throw new HolderError('CREDENTIAL_INVALID', 'The issuer answered more credentials than keys were proven');
+  }
+  const byKey = new Map<HolderKey, ReceivedInstance>();
+  for (const credential of credentials) {
+    const parsed = await parseSdJwtVc(credential);
+    const key = keys.find((candidate) => isBoundTo(parsed, candidate.publicJwk));
+    if (!key) throw new HolderError('CREDENTIAL_INVALID', 'The credential is not bound to the holder key');
+    if (byKey.has(key)) throw new HolderError('CREDENTIAL_INVALID', 'Two credentials are bound to the same key');
+    byKey.set(key, { credential, parsed, key });
+  }
+  return keys.flatMap((key) => byKey.get(key) ?? []);
+}
+
 /** resolveCredentialOffer then requestCredential: a holder that accepts whatever it is offered (tests, benchmarks). */
 export async function receiveCredential(
   offerLink: string,
-  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
+  options: RequestCredentialOptions,
   context: HolderContext = {},
 ): Promise<ReceivedCredential> {
   return requestCredential(await resolveCredentialOffer(offerLink, context), options, context);

@@ -173,6 +173,18 @@ describe('resolvePresentationRequest', () => {
     ).rejects.toMatchObject({
       code: 'REQUEST_UNTRUSTED',
     });
+    // §5.9.3: the leaf must name the client id's host as a dNSName. A certificate for verifier.example claiming
+    // other.example (its response going to other.example, so only the SAN is wrong) is refused.
+    const otherId = 'x509_san_dns:other.example';
+    const claimed = await sign(
+      verifier,
+      { x5c: verifier.x5c },
+      payload(otherId, { response_uri: 'https://other.example/r' }),
+    );
+    await expect(resolvePresentationRequest(linkTo(otherId), { fetch: serving(claimed).fetch })).rejects.toMatchObject({
+      code: 'REQUEST_UNTRUSTED',
+      message: expect.stringMatching(/san|dns/i),
+    });
   });
 
   it('decentralized_identifier: signed by a key of the client id DID', async () => {

@@ -19,6 +19,8 @@ export interface PresentationSelection {
   /** The SD-JWT VC as issued. */
   credential: string;
   disclose: string[];
+  /** The key this credential is bound to, when not the presentation's own (an instance of a batch). */
+  key?: HolderKey;
 }
 
 /** One presentation: the chosen disclosures and a KB-JWT (`typ: kb+jwt`, `aud`, `nonce`, `sd_hash`). */
@@ -42,7 +44,7 @@ export async function createVpToken(
   for (const selection of selections) {
     vpToken[selection.queryId] = [
       await presentCredential(selection.credential, {
-        key,
+        key: selection.key ?? key,
         disclose: selection.disclose,
         audience: request.clientId,
         nonce: request.nonce,

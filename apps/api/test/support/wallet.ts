@@ -136,10 +136,23 @@ export function fetchOf(target: Target): typeof fetch {
 
 export const makeHolder = (): Promise<Holder> => createHolderKey();
 
-/** Redeems a credential offer (`openid-credential-offer://…`) and answers the SD-JWT VC. */
+/**
+ * Redeems a credential offer (`openid-credential-offer://…`) and answers the SD-JWT VC: one, not a batch (the
+ * tests that are not about batches keep one credential and one status slot per offer).
+ */
 export async function claimCredential(t: Target, connectionUrl: string, holder: Holder): Promise<string> {
-  const { credential } = await receiveCredential(connectionUrl, { key: holder }, { fetch: fetchOf(t) });
+  const { credential } = await receiveCredential(connectionUrl, { key: holder, batchSize: 1 }, { fetch: fetchOf(t) });
   return credential;
+}
+
+/** Redeems a credential offer as a batch of up to `batchSize` instances, each bound to a key of its own. */
+export async function claimBatch(t: Target, connectionUrl: string, holder: Holder, batchSize?: number) {
+  const { instances } = await receiveCredential(
+    connectionUrl,
+    { key: holder, ...(batchSize !== undefined ? { batchSize } : {}) },
+    { fetch: fetchOf(t) },
+  );
+  return instances.map(({ credential, key }) => ({ credential, holder: key }));
 }
 
 export interface AuthorizationRequest {

@@ -6,12 +6,14 @@ import {
   issueSdJwtVc,
   signerFromPrivateJwk,
   signJwt,
+  verifyJwtSignature,
   x509Hash,
 } from '@cp/credentials';
 import { compactDecrypt, exportJWK, generateKeyPair } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   answersRequest,
+  chooseInstance,
   chosenCandidates,
   declinePresentation,
   defaultChoice,
@@ -605,5 +607,64 @@ describe('planPresentation and several credentials in one answer', () => {
         code: 'REQUEST_INVALID',
       });
     }
+  });
+});
+
+describe('batch credentials: a fresh instance per presentation', () => {
+  /** A credential issued as a batch of 3: instance 0 bound to the vault's key, 1 and 2 to keys of their own. */
+  async function heldBatch(vault: WalletVault): Promise<StoredCredential> {
+    const issuer = await generateEs256KeyPair();
+    const signer = await signerFromPrivateJwk(issuer.privateJwk);
+    const claims = { full_name: 'Ada Lovelace', age: 36 };
+    const issue = (holderJwk: JsonWebKey) =>
+      issueSdJwtVc({ signer, header: {}, issuer: 'https://issuer.example', vct: VCT, holderJwk, claims });
+    const own = [await generateEs256KeyPair(), await generateEs256KeyPair()];
+    const raw = await issue(vault.holder().publicJwk);
+    const credential = await heldCredential(vault, {
+      raw,
+      claims,
+      instances: [{ raw }, ...(await Promise.all(own.map(async (key) => ({ raw: await issue(key.publicJwk), key }))))],
+    });
+    await vault.saveCredential(credential);
+    return credential;
+  }
+
+  /** Presents the credential once (direct_post), answering the presentation sent. */
+  async function presentOnce(vault: WalletVault, credential: StoredCredential) {
+    const jwt = await signedRequest(verifier, { x5c: verifier.x5c }, payload(x509HashId));
+    const request = await resolvePresentationRequest(serve(jwt, x509HashId));
+    const { calls } = stubFetch({ [`POST ${RESPONSE_URI}`]: () => json({}) });
+    const held = (await vault.getCredential(credential.id))!;
+    await submitPresentation(request, { queryId: 'membership', credential: held, disclose: ['age'] }, vault);
+    return JSON.parse(new URLSearchParams(calls[0]!.body).get('vp_token')!).membership[0] as string;
+  }
+
+  it('uses each instance once, with its own key, then the least recently used, and says so in the history', async () => {
+    const vault = await freshVault();
+    const credential = await heldBatch(vault);
+    const instances = credential.instances!;
+    const keyOf = (i: number) => (i === 0 ? vault.holder().publicJwk : instances[i]!.key!.publicJwk);
+    for (const expected of [0, 1, 2, 0]) {
+      const presentation = await presentOnce(vault, credential);
+      // The issuer-signed part is the instance's, and the key binding is signed by that instance's key.
+      expect(presentation.split('~')[0]).toBe(instances[expected]!.raw.split('~')[0]);
+      expect(await verifyJwtSignature(presentation.split('~').at(-1)!, keyOf(expected))).toBe(true);
+    }
+    const history = (await vault.listPresentations()).sort((a, b) => a.at.localeCompare(b.at));
+    expect(history.map((h) => h.instance)).toEqual([
+      { index: 0, count: 3, reused: false },
+      { index: 1, count: 3, reused: false },
+      { index: 2, count: 3, reused: false },
+      { index: 0, count: 3, reused: true },
+    ]);
+    // The record stays one credential (one card); its instances carry when they were last used.
+    expect(await vault.listCredentials()).toHaveLength(1);
+    expect((await vault.getCredential(credential.id))!.instances!.every((i) => i.usedAt)).toBe(true);
+  });
+
+  it('chooseInstance: a credential of one instance is never "reused"', async () => {
+    const vault = await freshVault();
+    const single = await heldCredential(vault);
+    expect(chooseInstance(single)).toEqual({ index: 0, count: 1, raw: single.raw, reused: false });
   });
 });

@@ -1,8 +1,9 @@
-import type { DcqlQuery } from '@cp/credentials';
+import { type DcqlQuery, publicJwk, signerFromPrivateJwk } from '@cp/credentials';
 import {
   answersRequest,
   type DcqlMatch,
   declinePresentation as declineWithHolder,
+  type HolderKey,
   matchDcqlQuery,
   type PresentationRequest,
   resolvePresentationRequest as resolveWithHolder,
@@ -13,6 +14,7 @@ import { walletErrorFrom, withHolder } from './holder.ts';
 import { randomId } from './http.ts';
 import { commonName } from './issuer-key.ts';
 import type {
+  CredentialInstance,
   PresentationCandidate,
   PresentationChoice,
   PresentationPlan,
@@ -212,12 +214,65 @@ export function chosenCandidates(plan: PresentationPlan, choice: PresentationCho
     });
 }
 
+/** The instance of a credential a presentation uses (chooseInstance). */
+export interface ChosenInstance {
+  index: number;
+  count: number;
+  raw: string;
+  /** Undefined: the vault's holder key. */
+  key?: CredentialInstance['key'];
+  /** Every instance had been presented before: this one may be linked to an earlier presentation. */
+  reused: boolean;
+}
+
+/**
+ * Which instance of a credential to present. A batch's instances are unlinkable only while each is shown once:
+ * the first never presented (in issuance order); when all have been, the least recently used, and the history
+ * says it was reused (the holder is not stopped: a credential that is still valid keeps working, and asking for a
+ * new batch is the issuer's to offer). A credential of one instance is always that one, never "reused".
+ */
+export function chooseInstance(credential: StoredCredential): ChosenInstance {
+  const instances = credential.instances ?? [];
+  if (instances.length <= 1) return { index: 0, count: 1, raw: credential.raw, reused: false };
+  const fresh = instances.findIndex((instance) => instance.usedAt === undefined);
+  const index =
+    fresh >= 0
+      ? fresh
+      : instances.reduce((oldest, instance, i) => (instance.usedAt! < instances[oldest]!.usedAt! ? i : oldest), 0);
+  const instance = instances[index]!;
+  return {
+    index,
+    count: instances.length,
+    raw: instance.raw,
+    ...(instance.key ? { key: instance.key } : {}),
+    reused: fresh < 0,
+  };
+}
+
+async function instanceKey(chosen: ChosenInstance, holder: HolderKey): Promise<HolderKey> {
+  if (!chosen.key) return holder;
+  return { signer: await signerFromPrivateJwk(chosen.key.privateJwk), publicJwk: publicJwk(chosen.key.publicJwk) };
+}
+
+/** Marks the presented instance used (read again first: the record may have changed since the plan was made). */
+async function markUsed(vault: WalletVault, credentialId: string, chosen: ChosenInstance, at: string) {
+  if (chosen.count <= 1) return;
+  const current = await vault.getCredential(credentialId);
+  const instances = current?.instances;
+  if (!current || !instances?.[chosen.index]) return;
+  await vault.saveCredential({
+    ...current,
+    instances: instances.map((instance, i) => (i === chosen.index ? { ...instance, usedAt: at } : instance)),
+  });
+}
+
 function record(
   request: ResolvedPresentationRequest,
   outcome: PresentationRecord['outcome'],
   credential: StoredCredential | undefined,
   sharedClaims: string[],
   failure?: { detail?: string; refusal?: RemoteError },
+  chosen?: ChosenInstance,
 ): PresentationRecord {
   return {
     id: randomId(),
@@ -233,6 +288,9 @@ function record(
     outcome,
     ...(failure?.detail ? { detail: failure.detail } : {}),
     ...(failure?.refusal ? { refusal: failure.refusal } : {}),
+    ...(chosen && chosen.count > 1
+      ? { instance: { index: chosen.index, count: chosen.count, reused: chosen.reused } }
+      : {}),
   };
 }
 
@@ -259,26 +317,46 @@ export async function submitPresentation(
     throw new WalletError('NO_MATCHING_CREDENTIAL', 'The chosen credentials do not answer the request');
   }
   const key = vault.holder();
+  // A fresh instance of each batch credential (chooseInstance), presented with the key it is bound to.
+  const chosen = candidates.map((c) => chooseInstance(c.credential));
+  const selections = await Promise.all(
+    candidates.map(async (c, i) => ({
+      queryId: c.queryId,
+      credential: chosen[i]!.raw,
+      disclose: c.disclose,
+      key: await instanceKey(chosen[i]!, key),
+    })),
+  );
+  // Marked used whatever the outcome: a response that failed may still have reached the verifier.
+  const markAll = async (at: string) => {
+    for (const [i, candidate] of candidates.entries()) await markUsed(vault, candidate.credential.id, chosen[i]!, at);
+  };
   try {
     const result = await withHolder('VERIFIER_ERROR', (context) =>
-      submitWithHolder(
-        session,
-        candidates.map((c) => ({ queryId: c.queryId, credential: c.credential.raw, disclose: c.disclose })),
-        { key },
-        context,
-      ),
+      submitWithHolder(session, selections, { key }, context),
     );
-    for (const candidate of candidates) {
-      await vault.addPresentation(record(request, 'SENT', candidate.credential, candidate.disclose));
+    await markAll(new Date().toISOString());
+    for (const [i, candidate] of candidates.entries()) {
+      await vault.addPresentation(
+        record(request, 'SENT', candidate.credential, candidate.disclose, undefined, chosen[i]),
+      );
     }
     return result;
   } catch (err) {
     const error = walletErrorFrom(err, 'VERIFIER_ERROR');
     const detail = error.detail ? `${error.message} (${error.detail})` : errorMessage(error);
     const refusal = error.code === 'VERIFIER_ERROR' ? error.remote : undefined;
-    for (const candidate of candidates) {
+    await markAll(new Date().toISOString());
+    for (const [i, candidate] of candidates.entries()) {
       await vault.addPresentation(
-        record(request, 'ERROR', candidate.credential, candidate.disclose, { detail, ...(refusal ? { refusal } : {}) }),
+        record(
+          request,
+          'ERROR',
+          candidate.credential,
+          candidate.disclose,
+          { detail, ...(refusal ? { refusal } : {}) },
+          chosen[i],
+        ),
       );
     }
     throw error;

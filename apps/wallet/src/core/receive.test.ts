@@ -54,6 +54,10 @@ interface IssuerSetup {
   holderJwk?: JsonWebKey;
   token?: () => Response;
   extraRoutes?: Parameters<typeof stubFetch>[0];
+  /** Announces batch issuance and answers one credential per proof. */
+  batchSize?: number;
+  /** The claims of the i-th credential of a batch (default: the same for all). */
+  claimsOf?: (i: number) => Record<string, string | number>;
 }
 
 /**
@@ -68,6 +72,7 @@ function serveIssuer(setup: IssuerSetup = {}) {
         credential_issuer: ISSUER,
         authorization_servers: [AUTH],
         credential_endpoint: `${ISSUER}/credential`,
+        ...(setup.batchSize ? { batch_credential_issuance: { batch_size: setup.batchSize } } : {}),
         display: [
           { name: 'Acme University', locale: 'en', logo: { uri: 'https://issuer.example/logo.png' } },
           { name: 'アクメ大学', locale: 'ja' },
@@ -97,19 +102,22 @@ function serveIssuer(setup: IssuerSetup = {}) {
     [`POST ${ISSUER}/credential`]: async ({ body, headers }) => {
       if (headers.get('authorization') !== 'Bearer at-1') return json({ error: 'invalid_token' }, 401);
       const request = JSON.parse(body);
-      const proof = decodeJwt(request.proofs.jwt[0]);
       const { signer, header, iss } = await sign();
-      const credential = await issueSdJwtVc({
-        signer,
-        header,
-        issuer: iss,
-        vct: VCT,
-        holderJwk: setup.holderJwk ?? (proof.header.jwk as JsonWebKey),
-        claims: { full_name: 'Ada Lovelace', score: 97.5 },
-        status: { idx: 3, uri: STATUS_URI },
-        expiresAt: Math.floor(Date.now() / 1000) + 3600,
-      });
-      return json({ credentials: [{ credential }] });
+      const credentials = await Promise.all(
+        (request.proofs.jwt as string[]).map(async (jwt, i) => ({
+          credential: await issueSdJwtVc({
+            signer,
+            header,
+            issuer: iss,
+            vct: VCT,
+            holderJwk: setup.holderJwk ?? (decodeJwt(jwt).header.jwk as JsonWebKey),
+            claims: setup.claimsOf?.(i) ?? { full_name: 'Ada Lovelace', score: 97.5 },
+            status: { idx: 3 + i, uri: STATUS_URI },
+            expiresAt: Math.floor(Date.now() / 1000) + 3600,
+          }),
+        })),
+      );
+      return json({ credentials });
     },
     [STATUS_URI]: async () => {
       const { signer, header } = await sign();
@@ -125,6 +133,43 @@ function serveIssuer(setup: IssuerSetup = {}) {
     ...setup.extraRoutes,
   });
 }
+
+describe('acceptOffer of a batch (OpenID4VCI 1.0 §8.2 proofs)', () => {
+  it('stores the batch as one credential whose instances each hold their own key and status entry', async () => {
+    await freshVault();
+    const { calls } = serveIssuer({ batchSize: 3 });
+    const stored = await acceptOffer(await resolveOffer(offerLink(offer()), 'en'), vault);
+    const proofs = JSON.parse(calls.find((c) => c.url === `${ISSUER}/credential`)!.body).proofs.jwt as string[];
+    expect(proofs).toHaveLength(3);
+    expect(stored.instances).toHaveLength(3);
+    const [first, ...more] = stored.instances!;
+    expect(first).toEqual({ raw: stored.raw, statusReference: { uri: STATUS_URI, idx: 3 } });
+    expect(more.map((i) => i.statusReference?.idx)).toEqual([4, 5]);
+    for (const [i, instance] of more.entries()) {
+      // Bound to the key stored with it (the one its proof was signed with), not the vault's holder key.
+      const cnf = (decodeJwt(instance.raw.split('~')[0]!).payload.cnf as { jwk: JsonWebKey }).jwk;
+      expect(cnf).toMatchObject({ x: instance.key!.publicJwk.x, y: instance.key!.publicJwk.y });
+      expect(decodeJwt(proofs[i + 1]!).header.jwk).toMatchObject({ x: instance.key!.publicJwk.x });
+      expect(instance.key!.privateJwk.d).toEqual(expect.any(String));
+      expect(cnf.x).not.toBe(vault.holder().publicJwk.x);
+    }
+    expect(await vault.listCredentials()).toEqual([stored]);
+    // A cap of 1: no batch asked for, no instances kept.
+    await freshVault();
+    serveIssuer({ batchSize: 3 });
+    const single = await acceptOffer(await resolveOffer(offerLink(offer()), 'en'), vault, { batchSize: 1 });
+    expect(single.instances).toBeUndefined();
+  });
+
+  it('refuses a batch whose instances are not the same credential, and stores nothing', async () => {
+    await freshVault();
+    serveIssuer({ batchSize: 2, claimsOf: (i) => ({ full_name: i === 0 ? 'Ada Lovelace' : 'Mallory', score: 97.5 }) });
+    await expect(acceptOffer(await resolveOffer(offerLink(offer()), 'en'), vault)).rejects.toMatchObject({
+      code: 'CREDENTIAL_INVALID',
+    });
+    expect(await vault.listCredentials()).toEqual([]);
+  });
+});
 
 describe('resolveOffer and acceptOffer', () => {
   it('resolves a draft-style issuer (appended well-known, external AS, configuration-level display) and shows it', async () => {

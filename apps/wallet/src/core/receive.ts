@@ -1,6 +1,14 @@
-import { decodeJwt, jwtVcIssuerMetadataUrl, SdJwtVcError, verifySdJwtVc } from '@cp/credentials';
+import {
+  decodeJwt,
+  generateEs256KeyPair,
+  jwtVcIssuerMetadataUrl,
+  SdJwtVcError,
+  signerFromPrivateJwk,
+  verifySdJwtVc,
+} from '@cp/credentials';
 import {
   createHolderKey,
+  type HolderKey,
   type Issuance,
   REGISTERED_CLAIMS,
   requestCredential,
@@ -17,6 +25,7 @@ import { checkStatus } from './status.ts';
 import type {
   ClaimDisplay,
   CredentialDisplay,
+  CredentialInstance,
   IssuerAssurance,
   IssuerInfo,
   LocalizedText,
@@ -265,14 +274,18 @@ export async function storedCredentialFrom(
 }
 
 /**
- * Redeems the offer (@cp/holder: token with the PIN when one is asked, nonce, key proof, credential bound
- * to the vault's key), then verifies the credential against the issuer the wallet trusts, reads its
- * status and stores it.
+ * Redeems the offer (@cp/holder: token with the PIN when one is asked, nonce, key proofs, credentials bound to
+ * the vault's key and, when the issuer issues batches, to a fresh key per further instance), then verifies each
+ * credential against the issuer the wallet trusts, reads its status and stores it: a batch as ONE credential
+ * with its instances (each with its key, in the encrypted record), presented a fresh one at a time.
  */
 export async function acceptOffer(
   resolved: ResolvedOffer,
   vault: WalletVault,
-  options: { txCode?: string } = {},
+  options: {
+    txCode?: string /** At most this many instances (default: the issuer's batch_size). */;
+    batchSize?: number;
+  } = {},
 ): Promise<StoredCredential> {
   const issuance = (resolved as Partial<ResolvedOfferWithSession>).session;
   if (!issuance) throw new WalletError('OFFER_INVALID', 'Resolve the offer with resolveOffer first');
@@ -280,13 +293,23 @@ export async function acceptOffer(
   // DPoP (RFC 9449) when the issuer takes it: a key of this one request, never the holder key, so that the
   // access token is useless to whoever intercepts it and issuers cannot link requests by it.
   const dpopKey = await createHolderKey();
-  const { credential: raw } = await withHolder('ISSUER_ERROR', (context) =>
+  // The keys of further batch instances: kept (private half included) to be stored with their instance.
+  const batchKeys = new Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>();
+  const createKey = async () => {
+    const pair = await generateEs256KeyPair();
+    const key: HolderKey = { signer: await signerFromPrivateJwk(pair.privateJwk), publicJwk: pair.publicJwk };
+    batchKeys.set(key, pair);
+    return key;
+  };
+  const { credential: raw, instances: received } = await withHolder('ISSUER_ERROR', (context) =>
     requestCredential(
       issuance,
       {
         key: holder,
         dpopKey,
+        createKey,
         ...(options.txCode !== undefined ? { txCode: options.txCode } : {}),
+        ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
       },
       context,
     ),
@@ -301,13 +324,62 @@ export async function acceptOffer(
     ...(vct ? { vct } : {}),
     trust,
   });
+  const instances = await batchInstances(stored, received.slice(1), batchKeys, trust);
   const lastStatus = await checkStatus(stored, { trust });
   // lastCheckedAt: when a status was last answered (none yet when the list could not be read).
   const saved: StoredCredential = {
     ...stored,
     lastStatus,
     ...(lastStatus !== 'UNKNOWN' ? { lastCheckedAt: new Date().toISOString() } : {}),
+    ...(instances.length > 0
+      ? {
+          instances: [
+            { raw, ...(stored.statusReference ? { statusReference: stored.statusReference } : {}) },
+            ...instances,
+          ],
+        }
+      : {}),
   };
   await vault.saveCredential(saved);
   return saved;
 }
+
+/**
+ * The further instances of a batch, each verified as the first was (issuer signature and trust, bound to its own
+ * key) and holding the same credential: same issuer, type and claims. One that is not is refused with the whole
+ * batch (an issuer that mixes credentials into a batch is not one to keep any of).
+ */
+async function batchInstances(
+  first: StoredCredential,
+  received: { credential: string; key: HolderKey }[],
+  keys: Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>,
+  trust: PlatformTrust | null,
+): Promise<CredentialInstance[]> {
+  const instances: CredentialInstance[] = [];
+  for (const { credential, key } of received) {
+    const pair = keys.get(key);
+    if (!pair)
+      throw new WalletError('CREDENTIAL_INVALID', 'A batch instance is bound to a key this wallet did not make');
+    const { claims, payload } = await verifyIssuedCredential(credential, {
+      holderJwk: pair.publicJwk,
+      credentialIssuer: first.issuer.id,
+      vct: first.vct,
+      trust,
+    });
+    if (JSON.stringify(sorted(claims)) !== JSON.stringify(sorted(first.claims))) {
+      throw new WalletError('CREDENTIAL_INVALID', 'The instances of the batch are not the same credential');
+    }
+    const reference = (payload.status as { status_list?: { idx?: unknown; uri?: unknown } } | undefined)?.status_list;
+    instances.push({
+      raw: credential,
+      key: pair,
+      ...(reference && typeof reference.idx === 'number' && typeof reference.uri === 'string'
+        ? { statusReference: { uri: reference.uri, idx: reference.idx } }
+        : {}),
+    });
+  }
+  return instances;
+}
+
+const sorted = (claims: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(claims).sort(([a], [b]) => a.localeCompare(b)));

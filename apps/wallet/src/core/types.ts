@@ -78,6 +78,22 @@ export interface StoredCredential {
   lastStatus: CredentialStatus;
   lastCheckedAt?: string;
   receivedAt: string;
+  /**
+   * A batch (OpenID4VCI 1.0 §8.2 `proofs`, HAIP 1.0): every instance of this one credential, the first being
+   * `raw` (bound to the vault's holder key). Each is bound to a key of its own with a status entry of its own,
+   * so that each presentation can use a fresh one (chooseInstance). Absent: one instance, `raw`.
+   */
+  instances?: CredentialInstance[];
+}
+
+/** One instance of a credential issued as a batch. Its private key is stored with it, in the encrypted record. */
+export interface CredentialInstance {
+  raw: string;
+  /** The key it is bound to; absent: the vault's holder key (the first instance). */
+  key?: { privateJwk: JsonWebKey; publicJwk: JsonWebKey };
+  statusReference?: { uri: string; idx: number };
+  /** When it was last presented (absent: never). */
+  usedAt?: string;
 }
 
 export interface PresentationRecord {
@@ -91,6 +107,11 @@ export interface PresentationRecord {
   detail?: string;
   /** The verifier's own refusal (its `error` and `error_description`), when it refused the answer. */
   refusal?: RemoteError;
+  /**
+   * Which instance of a batch credential was presented (0-based, of `count`); `reused`: every instance had been
+   * presented before, so this one (the least recently used) may be linked to an earlier presentation.
+   */
+  instance?: { index: number; count: number; reused: boolean };
 }
 
 /** An OAuth-style error answered by the other party (`error`, `error_description`). */

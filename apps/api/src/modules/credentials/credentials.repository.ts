@@ -20,7 +20,7 @@ import {
 } from 'drizzle-orm';
 import { statusListShuffleRange } from './status-list-shuffle.ts';
 
-const { credentials, credentialCounts, credentialOffers, statusLists } = schema;
+const { credentials, credentialCounts, credentialOffers, credentialStatusEntries, statusLists } = schema;
 export type CredentialRow = typeof credentials.$inferSelect;
 export type CredentialOfferRow = typeof credentialOffers.$inferSelect;
 
@@ -158,13 +158,16 @@ export async function findStatusList(db: Database, organizationId: string, list:
   return row;
 }
 
-/** The list's indexes whose bit is 1: revoked credentials (deleted ones were revoked first). */
+/**
+ * The list's indexes whose bit is 1: revoked credentials (deleted ones were revoked first), their own slot and
+ * the slots of their further batch instances (credential_status_entries).
+ */
 export async function findRevokedIndexes(
   db: Database,
   organizationId: string,
   statusListId: string,
 ): Promise<number[]> {
-  const rows = await db
+  const own = db
     .select({ index: credentials.statusIndex })
     .from(credentials)
     .where(
@@ -174,7 +177,59 @@ export async function findRevokedIndexes(
         isNotNull(credentials.revokedAt),
       ),
     );
+  const instances = db
+    .select({ index: credentialStatusEntries.statusIndex })
+    .from(credentialStatusEntries)
+    .innerJoin(credentials, eq(credentials.id, credentialStatusEntries.credentialId))
+    .where(
+      and(
+        eq(credentialStatusEntries.organizationId, organizationId),
+        eq(credentialStatusEntries.statusListId, statusListId),
+        isNotNull(credentials.revokedAt),
+      ),
+    );
+  const rows = await own.unionAll(instances);
   return rows.map((r) => r.index);
+}
+
+/** The further instances of a credential issued as a batch (instance ≥ 1), each with its own status slot. */
+export async function insertStatusEntries(
+  db: Database,
+  organizationId: string,
+  credentialId: string,
+  entries: { instance: number; slot: StatusSlot; holderJwk: Record<string, unknown> }[],
+) {
+  if (entries.length === 0) return;
+  await db.insert(credentialStatusEntries).values(
+    entries.map((entry) => ({
+      credentialId,
+      instance: entry.instance,
+      organizationId,
+      statusListId: entry.slot.statusListId,
+      statusIndex: entry.slot.statusIndex,
+      holderJwk: entry.holderJwk as schema.PublicJwk,
+    })),
+  );
+}
+
+/**
+ * The lists holding further batch instances of these credentials. A statement of its own, after the
+ * revocation's update, and not a subquery of it: in READ COMMITTED a statement reads other tables as of its
+ * start, so a claim that committed its instances while the update waited for the credential's row lock would
+ * be missed, and those lists' cached tokens would stay stale until refreshed.
+ */
+export async function findStatusEntryLists(db: Database, organizationId: string, credentialIds: string[]) {
+  if (credentialIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ statusListId: credentialStatusEntries.statusListId })
+    .from(credentialStatusEntries)
+    .where(
+      and(
+        eq(credentialStatusEntries.organizationId, organizationId),
+        inArray(credentialStatusEntries.credentialId, credentialIds),
+      ),
+    );
+  return rows.map((r) => r.statusListId);
 }
 
 /**
@@ -825,8 +880,8 @@ export async function findLatestOfferExpiry(db: Database, credentialId: string):
 }
 
 /**
- * Marks the organization's listed credentials revoked (the status bit flips) and ends their offers. Answers
- * the ids revoked and the status lists whose bits changed.
+ * Marks the organization's listed credentials revoked (the status bits flip: the credential's own and those of
+ * its batch instances) and ends their offers. Answers the ids revoked and the status lists whose bits changed.
  */
 export async function revokeCredentials(db: Database, organizationId: string, ids: string[]) {
   const now = new Date();
@@ -856,7 +911,10 @@ export async function revokeCredentials(db: Database, organizationId: string, id
         ),
       );
   }
-  return { ids: rows.map((r) => r.id), statusListIds: [...new Set(rows.map((r) => r.statusListId))] };
+  const revoked = rows.map((r) => r.id);
+  // Batch instances have bits of their own (same revocation: their lists change too).
+  const instanceLists = await findStatusEntryLists(db, organizationId, revoked);
+  return { ids: revoked, statusListIds: [...new Set([...rows.map((r) => r.statusListId), ...instanceLists])] };
 }
 
 export async function softDeleteCredentials(db: Database, organizationId: string, ids: string[]) {

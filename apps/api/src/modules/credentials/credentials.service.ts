@@ -313,6 +313,30 @@ export async function deleteCredentials(
   return deleted;
 }
 
+/**
+ * The further instances of a credential claimed as a batch (OpenID4VCI 1.0 §8.2 `proofs`): one status slot each
+ * from the organization's allocator (never one given before, to any credential or instance) and its row, with
+ * the holder key it is bound to. Instance i + 1 gets `holderJwks[i]`; answers their slots in that order. Called
+ * by the issuer in the claim's transaction, after the claim succeeded: a refused request allocates nothing.
+ */
+export async function addBatchInstances(
+  deps: Pick<CredentialDeps, 'statusListSize'>,
+  tx: Database,
+  organizationId: string,
+  credentialId: string,
+  holderJwks: Record<string, unknown>[],
+): Promise<repository.StatusSlot[]> {
+  if (holderJwks.length === 0) return [];
+  const slots = await repository.allocateStatusIndexes(tx, organizationId, deps.statusListSize, holderJwks.length);
+  await repository.insertStatusEntries(
+    tx,
+    organizationId,
+    credentialId,
+    slots.map((slot, i) => ({ instance: i + 1, slot, holderJwk: holderJwks[i]! })),
+  );
+  return slots;
+}
+
 // ---- offers ---------------------------------------------------------------------------------------
 
 export function preAuthorizedCode(deps: Pick<CredentialDeps, 'offerCodeKey'>, offerId: string) {

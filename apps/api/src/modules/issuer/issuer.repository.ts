@@ -1,5 +1,5 @@
 import { type Database, runStatement, schema, statement } from '@cp/db';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, type SQL, sql } from 'drizzle-orm';
 
 const { credentialOffers, credentials } = schema;
 
@@ -193,38 +193,56 @@ const claimStatement = statement<ClaimResult>(
      from (select) one left join claimed on true`,
 );
 
-export async function claimCredential(
-  db: Database,
-  input: {
-    organizationId: string;
-    nonceHash: string;
-    noncePurpose: string;
-    nonceExpiresAt: Date;
-    offerId: string;
-    credentialId: string;
-    holderJwk: Record<string, unknown>;
-    signingKeyId: string;
-    audit: ClaimAuditRow;
-    now: Date;
-  },
-): Promise<ClaimResult> {
-  const [row] = await runStatement(db, claimStatement, [
-    input.nonceHash,
-    input.noncePurpose,
-    input.nonceExpiresAt,
-    input.now,
-    input.offerId,
-    JSON.stringify(input.holderJwk),
-    input.signingKeyId,
-    input.credentialId,
-    input.organizationId,
-    input.audit.actorType,
-    input.audit.action,
-    input.audit.targetType,
-    input.audit.targetId,
-    input.audit.targetLabel,
-    JSON.stringify(input.audit.details),
-  ]);
+export interface ClaimInput {
+  organizationId: string;
+  nonceHash: string;
+  noncePurpose: string;
+  nonceExpiresAt: Date;
+  offerId: string;
+  credentialId: string;
+  holderJwk: Record<string, unknown>;
+  signingKeyId: string;
+  audit: ClaimAuditRow;
+  now: Date;
+}
+
+const claimValues = (input: ClaimInput) => [
+  input.nonceHash,
+  input.noncePurpose,
+  input.nonceExpiresAt,
+  input.now,
+  input.offerId,
+  JSON.stringify(input.holderJwk),
+  input.signingKeyId,
+  input.credentialId,
+  input.organizationId,
+  input.audit.actorType,
+  input.audit.action,
+  input.audit.targetType,
+  input.audit.targetId,
+  input.audit.targetLabel,
+  JSON.stringify(input.audit.details),
+];
+
+/** The claim of one credential (one key proof): one statement on the database handle. */
+export async function claimCredential(db: Database, input: ClaimInput): Promise<ClaimResult> {
+  const [row] = await runStatement(db, claimStatement, claimValues(input));
   if (!row) throw new Error('The claim statement answered no row');
   return row;
+}
+
+/**
+ * The same claim statement inside a transaction (a batch's claim, whose further instances are written with it:
+ * a prepared statement runs only on the handle itself). The statement's `$n` become bound parameters.
+ */
+export async function claimCredentialInTransaction(tx: Database, input: ClaimInput): Promise<ClaimResult> {
+  const values = claimValues(input);
+  const chunks: SQL[] = claimStatement.text
+    .split(/\$(\d+)/)
+    .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
+  const result = await tx.execute(sql.join(chunks));
+  const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as ClaimResult[];
+  if (!row) throw new Error('The claim statement answered no row');
+  // Drivers differ in how they hand back a timestamp outside a prepared statement.
+  return { ...row, claimedAt: row.claimedAt === null ? null : new Date(row.claimedAt) };
 }

@@ -52,7 +52,8 @@ const zCredentialRequest = z
       .object({ proof_type: z.string().min(1).max(50) })
       .loose()
       .optional(),
-    proofs: z.record(z.string().min(1).max(50), z.array(z.unknown()).max(10)).optional(),
+    // Bounded well above batch_size: more proofs than the issuer announces is the service's invalid_proof.
+    proofs: z.record(z.string().min(1).max(50), z.array(z.unknown()).max(100)).optional(),
     // Read by response-encryption.ts: whatever is wrong with it is invalid_encryption_parameters.
     credential_response_encryption: z.unknown().optional(),
   })

@@ -15,6 +15,7 @@ import {
   schemaDisplayName,
 } from '../credential-schemas/platform-schema-display.ts';
 import { findRevokedIndexes, findStatusList } from '../credentials/credentials.repository.ts';
+import * as credentialsService from '../credentials/credentials.service.ts';
 import { type CredentialDeps, preAuthorizedCode } from '../credentials/credentials.service.ts';
 import * as nonces from '../nonces/nonces.service.ts';
 import { credentialVct, issuerUrl, statusListUri } from '../organization-keys/identifiers.ts';
@@ -38,6 +39,14 @@ const NONCE_TTL_SECONDS = 300;
 const PROOF_MAX_AGE_SECONDS = 300;
 const TX_CODE_MAX_ATTEMPTS = 5;
 const LOCALES: readonly DisplayLocale[] = LANGUAGES;
+
+/**
+ * The most credentials one request may ask for, one per key proof (OpenID4VCI 1.0 §12.2.4
+ * `batch_credential_issuance.batch_size`, HAIP 1.0 batch issuance): a wallet presents a fresh instance, bound to
+ * a key of its own with a status entry of its own, on up to 10 occasions before it must reuse one. Bounded so a
+ * request verifies and signs at most 10 JWTs (about 10 ms of CPU) and takes at most 10 status slots.
+ */
+export const BATCH_SIZE = 10;
 
 /** The longest key proof JWT read (a P-256 `jwk` header and the standard claims need well under 1 kB). */
 const PROOF_MAX_CHARS = 10_000;
@@ -91,6 +100,8 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
     ...issuerEndpoints(deps, organizationId),
     // §12.2.4: responses encrypted when the wallet asks (HAIP 1.0), never required.
     credential_response_encryption: credentialResponseEncryptionMetadata,
+    // §12.2.4: up to BATCH_SIZE key proofs per request, one credential each (distinct keys, own status entries).
+    batch_credential_issuance: { batch_size: BATCH_SIZE },
     // §12.2.4 `display`: the issuer's name and logo ({uri, alt_text}) per language.
     display: LOCALES.map((locale) => ({ name: brand.name, locale, ...logoDisplay(brand, locale) })),
     credential_configurations_supported: Object.fromEntries(
@@ -359,10 +370,11 @@ export async function issueNonce(deps: IssuerDeps, organizationId: string) {
 }
 
 /**
- * The one `jwt` key proof of a request (OpenID4VCI 1.0 §8.2 `proofs`, or the older single `proof`). A missing,
- * repeated or unreadable proof is `invalid_proof` (§8.3.1.2), not a malformed request.
+ * The `jwt` key proofs of a request (OpenID4VCI 1.0 §8.2 `proofs`, or the older single `proof`): 1 to
+ * BATCH_SIZE of them, one credential each. A missing, unreadable or extra proof is `invalid_proof`
+ * (§8.3.1.2: the `proofs` parameter is invalid), not a malformed request.
  */
-function theJwtProof(body: Record<string, unknown>): string {
+function jwtProofs(body: Record<string, unknown>): string[] {
   const proofs = body.proofs as Record<string, unknown> | undefined;
   const proof = body.proof as { proof_type?: unknown; jwt?: unknown } | undefined;
   if (proofs && proof) throw new OAuthError('invalid_credential_request', 'Send proofs or proof, not both.');
@@ -371,14 +383,18 @@ function theJwtProof(body: Record<string, unknown>): string {
     throw new OAuthError('invalid_proof', 'Only jwt key proofs are supported.');
   }
   if (proof && proof.proof_type !== 'jwt') throw new OAuthError('invalid_proof', 'Only jwt key proofs are supported.');
-  if (!Array.isArray(jwts) || jwts.length !== 1) {
-    throw new OAuthError('invalid_proof', 'Exactly one jwt key proof is required.');
+  if (!Array.isArray(jwts) || jwts.length === 0) {
+    throw new OAuthError('invalid_proof', 'At least one jwt key proof is required.');
   }
-  const jwt = jwts[0];
-  if (typeof jwt !== 'string' || jwt.length > PROOF_MAX_CHARS || !COMPACT_JWT.test(jwt)) {
-    throw new OAuthError('invalid_proof', 'The proof is not a compact JWT.');
+  if (jwts.length > BATCH_SIZE) {
+    throw new OAuthError('invalid_proof', `At most ${BATCH_SIZE} key proofs per request (batch_size).`);
   }
-  return jwt;
+  for (const jwt of jwts) {
+    if (typeof jwt !== 'string' || jwt.length > PROOF_MAX_CHARS || !COMPACT_JWT.test(jwt)) {
+      throw new OAuthError('invalid_proof', 'A proof is not a compact JWT.');
+    }
+  }
+  return jwts as string[];
 }
 
 /**
@@ -409,8 +425,38 @@ async function checkProof(deps: IssuerDeps, organizationId: string, issuerMetada
 const staleNonce = () =>
   new OAuthError('invalid_nonce', 'The proof must carry a fresh c_nonce from the nonce endpoint.');
 
+type CheckedProof = Awaited<ReturnType<typeof checkProof>>;
+
 /**
- * Credential endpoint (OpenID4VCI 1.0 §8): one SD-JWT VC bound to the proven holder key. The access token
+ * A batch's own rules, over proofs each already checked by checkProof: one `c_nonce` for all (the wallet uses
+ * the nonce it was given until it gets a fresh one, OpenID4VCI 1.0 §7.2; it is spent once, with the claim), and
+ * pairwise distinct keys by JWK thumbprint (RFC 7638): a credential per key, or the instances would be linkable.
+ */
+function checkBatch(proofs: CheckedProof[]) {
+  const [first, ...rest] = proofs;
+  if (!first) throw new OAuthError('invalid_proof', 'At least one jwt key proof is required.');
+  const thumbprints = new Set(proofs.map((proof) => keysService.jwkThumbprint(proof.jwk)));
+  if (thumbprints.size !== proofs.length) {
+    throw new OAuthError('invalid_proof', 'The key proofs of a batch must be of distinct keys.');
+  }
+  if (rest.some((proof) => proof.nonce.hash !== first.nonce.hash)) {
+    throw new OAuthError('invalid_nonce', 'All key proofs of a batch must carry the same c_nonce.');
+  }
+  return { jwks: proofs.map((proof) => proof.jwk), nonce: first.nonce };
+}
+
+/** The claim statement's refusals, as the wallet is told them. */
+function assertClaimed(claimed: repository.ClaimResult) {
+  if (!claimed.nonceFresh) throw staleNonce();
+  if (!claimed.offerCompleted) {
+    throw new OAuthError('credential_request_denied', 'This offer already delivered its credential.');
+  }
+  return claimed;
+}
+
+/**
+ * Credential endpoint (OpenID4VCI 1.0 §8): one SD-JWT VC per proven holder key (a batch: §8.2 `proofs`, up to
+ * BATCH_SIZE, each instance with its own status entry, all revoked with the credential). The access token
  * names the offer (and so the organization and the one configuration it may deliver); @openid4vc/openid4vci
  * parses the request against that configuration and builds the response: plain JSON, or a JWE to the wallet's
  * key when the request carries `credential_response_encryption` (§8.3).
@@ -443,7 +489,7 @@ export async function requestCredential(
   // Checked before the proof, the nonce and the claim: a request refused for its encryption spends nothing.
   const { credential_response_encryption: encryptionRequest, ...request } = body;
   const encryption = await parseResponseEncryption(encryptionRequest);
-  const jwt = theJwtProof(request);
+  const jwts = jwtProofs(request);
   const issuerMetadata = requestIssuerMetadata(deps, organizationId, slug);
   let parsed: ReturnType<typeof openid4vciIssuer.parseCredentialRequest>;
   try {
@@ -452,7 +498,11 @@ export async function requestCredential(
   } catch (err) {
     throw libraryError(err);
   }
-  const { jwk, nonce } = await checkProof(deps, organizationId, issuerMetadata, jwt);
+  // Each proof checked on its own, then the batch's rules: any failure refuses the whole request, unclaimed.
+  const { jwks, nonce } = checkBatch(
+    await Promise.all(jwts.map((jwt) => checkProof(deps, organizationId, issuerMetadata, jwt))),
+  );
+  const jwk = jwks[0] as JsonWebKey;
   if (credential.revokedAt || credential.deletedAt || credential.offerRevokedAt) {
     throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
   }
@@ -460,19 +510,18 @@ export async function requestCredential(
   // statement refuses (nonce spent, offer already delivered) only wastes the signature.
   const signer = await keysService.getActiveSigner(deps.keys, organizationId);
   const issuer = issuerUrl(deps.publicUrl, organizationId);
-  const sdJwt = await issueSdJwtVc({
-    signer: signer.signer,
-    header: { kid: signer.kid, x5c: signer.x5c },
-    issuer,
-    vct: credentialVct(deps.publicUrl, organizationId, slug),
-    holderJwk: jwk,
-    claims: credential.claims,
-    status: {
-      idx: credential.statusIndex,
-      uri: statusListUri(deps.publicUrl, organizationId, credential.statusListId),
-    },
-  });
-  const claimed = await repository.claimCredential(deps.db, {
+  const issueInstance = (holderJwk: JsonWebKey, slot: { statusListId: string; statusIndex: number }) =>
+    issueSdJwtVc({
+      signer: signer.signer,
+      header: { kid: signer.kid, x5c: signer.x5c },
+      issuer,
+      vct: credentialVct(deps.publicUrl, organizationId, slug),
+      holderJwk,
+      claims: credential.claims,
+      status: { idx: slot.statusIndex, uri: statusListUri(deps.publicUrl, organizationId, slot.statusListId) },
+    });
+  const sdJwt = await issueInstance(jwk, credential);
+  const claimInput: repository.ClaimInput = {
     organizationId,
     nonceHash: nonce.hash,
     noncePurpose: noncePurpose(organizationId),
@@ -486,11 +535,35 @@ export async function requestCredential(
       { action: 'credential.claimed', ...credentialTarget(credential) },
     ),
     now: new Date(),
-  });
-  if (!claimed.nonceFresh) throw staleNonce();
-  if (!claimed.offerCompleted) {
-    throw new OAuthError('credential_request_denied', 'This offer already delivered its credential.');
-  }
+  };
+  // One proof: the claim statement alone, as before batches. Several: the claim and the further instances'
+  // status slots in one transaction, slots taken only once the claim succeeded (a refused request, or a
+  // replay of a used token, allocates nothing), instances signed once their slots are known.
+  const { claimed, slots } =
+    jwks.length === 1
+      ? { claimed: assertClaimed(await repository.claimCredential(deps.db, claimInput)), slots: [] }
+      : await deps.db.transaction(async (tx) => {
+          const claimed = assertClaimed(await repository.claimCredentialInTransaction(tx, claimInput));
+          // Revoked between the read and the claim: no instances to add to lists already published as revoked.
+          if (!claimed.claimedAt) throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
+          const more = jwks.slice(1) as Record<string, unknown>[];
+          return {
+            claimed,
+            slots: await credentialsService.addBatchInstances(
+              deps.credentials,
+              tx,
+              organizationId,
+              credential.id,
+              more,
+            ),
+          };
+        });
+  // After the commit (the slots exist only then): signing with the organization's key in memory does not fail
+  // short of a bug, which would leave the claim without its answer, as a lost response would.
+  const issued = [
+    sdJwt,
+    ...(await Promise.all(slots.map((slot, i) => issueInstance(jwks[i + 1] as JsonWebKey, slot)))),
+  ];
   if (claimed.claimedAt && claimed.notify) {
     await enqueueWebhookEvent(deps.credentials.webhooks, {
       organizationId,
@@ -500,7 +573,7 @@ export async function requestCredential(
   }
   const response = openid4vciIssuer.createCredentialResponse({
     credentialRequest: parsed,
-    credentials: [{ credential: sdJwt }],
+    credentials: issued.map((credential) => ({ credential })),
   });
   return encryption ? { jwe: await encryptCredentialResponse(encryption, response) } : { json: response };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { issueLeafCertificate, type JwsSigner, pemToX5c } from '@cp/credentials';
+import { issueLeafCertificate, type JwsSigner, pemToX5c, x5cLeafJwk } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { issuerUrl, organizationDid } from './identifiers.ts';
@@ -109,6 +109,46 @@ export async function getActiveSigner(deps: KeyDeps, organizationId: string): Pr
   if (activeKeys.size > ACTIVE_KEY_CACHE_MAX) activeKeys.delete(activeKeys.keys().next().value as string);
   return signerFor(deps, row);
 }
+
+/**
+ * The organization's signer with a certificate for its verifier under `x509_san_dns` (OpenID4VP 1.0 §5.9.3): the
+ * same key, certified by the platform CA for the platform's host (dNSName) and, as every organization
+ * certificate, the organization's issuer URL (URI). Used only for request objects, never put in credentials, and
+ * not stored: the organization's stored certificate (credentials' `x5c`) keeps naming its issuer URL alone, as a
+ * certificate naming the shared host could be read by a verifier that matches `iss` by host as speaking for every
+ * organization on it (certificateNamesIssuer never reads it so: a certificate naming a URI speaks for that URI
+ * only). Issued on demand for each key, kept a day, valid a week; processes issue their own (the client id is
+ * the host, not the certificate, so they need not agree).
+ */
+export async function getSanDnsVerifierSigner(deps: KeyDeps, organizationId: string): Promise<OrganizationSigner> {
+  const signer = await getActiveSigner(deps, organizationId);
+  const host = new URL(deps.publicUrl).hostname;
+  const cacheKey = `${signer.keyId}|${host}`;
+  const hit = sanDnsCertificates.get(cacheKey);
+  if (hit && Date.now() - hit.at < SAN_DNS_CERTIFICATE_REFRESH_MS) return { ...signer, x5c: hit.x5c };
+  // The signer's own public key, as its stored certificate holds it.
+  const publicJwk = await x5cLeafJwk(signer.x5c);
+  const organization = await organizationsService.getPublicOrganization(deps.db, organizationId);
+  const certificatePem = await issueLeafCertificate({
+    subject: { commonName: organization.name, organization: organization.name },
+    publicJwk,
+    caCertificatePem: deps.ca.certificatePem,
+    caPrivateJwk: deps.ca.privateJwk,
+    uris: [issuerUrl(deps.publicUrl, organizationId)],
+    dnsNames: [host],
+    validityDays: 7,
+  });
+  const x5c = pemToX5c([certificatePem, deps.ca.certificatePem]);
+  sanDnsCertificates.delete(cacheKey);
+  sanDnsCertificates.set(cacheKey, { at: Date.now(), x5c });
+  if (sanDnsCertificates.size > SIGNER_CACHE_MAX) {
+    sanDnsCertificates.delete(sanDnsCertificates.keys().next().value as string);
+  }
+  return { ...signer, x5c };
+}
+
+const sanDnsCertificates = new Map<string, { at: number; x5c: string[] }>();
+const SAN_DNS_CERTIFICATE_REFRESH_MS = 86_400_000;
 
 /** Every public key (active and retired) so credentials signed before a rotation keep verifying. */
 export async function listPublicKeys(deps: Pick<KeyDeps, 'db'>, organizationId: string) {

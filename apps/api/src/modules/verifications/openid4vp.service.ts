@@ -94,13 +94,26 @@ export const responseUri = (publicUrl: string, individualId: string) => `${publi
 export const holderPageUrl = (publicUrl: string, individualId: string) =>
   `${publicUrl}/connect/verification/${individualId}`;
 
-/** The organization's verifier identity: `x509_hash:` of its certificate, and the chain to send. */
-async function verifierSigner(deps: VerifierDeps, organizationId: string) {
+/**
+ * The organization's verifier identity (OpenID4VP 1.0 §5.9.3) and the chain to send: `x509_hash:` of its
+ * certificate, or `x509_san_dns:` the host of the platform's public URL, with a certificate naming that host
+ * (getSanDnsVerifierSigner). Under x509_san_dns the wallet sends the response only to that host: the
+ * `response_uri` is on PUBLIC_URL (responseUri), so it is.
+ */
+async function verifierSigner(deps: VerifierDeps, organizationId: string, scheme: schema.VerifierClientIdScheme) {
+  if (scheme === 'x509_san_dns') {
+    const signer = await keysService.getSanDnsVerifierSigner(deps.keys, organizationId);
+    return { ...signer, clientId: `x509_san_dns:${new URL(deps.publicUrl).hostname}` };
+  }
   const signer = await keysService.getActiveSigner(deps.keys, organizationId);
   const leaf = signer.x5c[0];
   if (!leaf) throw new Error('The organization key has no certificate');
   return { ...signer, clientId: `x509_hash:${await x509Hash(leaf)}` };
 }
+
+/** The client identifier prefix an attempt was frozen with. */
+const schemeOf = (clientId: string): schema.VerifierClientIdScheme =>
+  clientId.startsWith('x509_san_dns:') ? 'x509_san_dns' : 'x509_hash';
 
 /** The credential a verification asks for: the `vct` values and the claims (with their paths). */
 async function requestedCredential(deps: VerifierDeps, verification: repository.VerificationRow) {
@@ -157,7 +170,7 @@ export async function createIndividual(
     ({ customerBinding, customerId } = customerBindingOf(deps, verification, input));
   }
   const { vctValues, requestedClaims } = await requestedCredential(deps, verification);
-  const { clientId } = await verifierSigner(deps, verification.organizationId);
+  const { clientId } = await verifierSigner(deps, verification.organizationId, verification.clientIdScheme);
   const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
   const id = randomUUID();
   const responseKeyPublic = { ...(await exportJWK(publicKey)), kid: randomToken(8), use: 'enc', alg: 'ECDH-ES' };
@@ -291,8 +304,8 @@ export interface WalletRequestUriPost {
 }
 
 /**
- * The signed request object (JAR, RFC 9101) at the `request_uri`: `x509_hash:` client id with the `x5c`
- * chain, a DCQL query, this attempt's nonce and state, and `direct_post.jwt` to an encryption key made
+ * The signed request object (JAR, RFC 9101) at the `request_uri`: `x509_hash:` (or `x509_san_dns:`) client id
+ * with the `x5c` chain, a DCQL query, this attempt's nonce and state, and `direct_post.jwt` to an encryption key made
  * for this attempt alone. Built and checked against the standard's schema by @openid4vc/openid4vp.
  */
 export async function requestObject(deps: VerifierDeps, individualId: string, wallet: WalletRequestUriPost = {}) {
@@ -306,7 +319,7 @@ export async function requestObject(deps: VerifierDeps, individualId: string, wa
     throw new VerifierError('invalid_request_uri', 'This single-use verification link has been used.', 410);
   }
   const frozen = frozenRequest(individual.request);
-  const signer = await verifierSigner(deps, verification.organizationId);
+  const signer = await verifierSigner(deps, verification.organizationId, schemeOf(frozen.clientId));
   const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
   const payload = requestPayload(deps, individual, frozen, {
     client_name: organization.name,

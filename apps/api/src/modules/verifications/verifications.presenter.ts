@@ -62,6 +62,7 @@ export function presentVerification(
     })),
     trust_policy: verification.trustPolicy,
     trusted_issuers: verification.trustedIssuers,
+    client_id_scheme: verification.clientIdScheme,
     requested_claims: verification.requestedClaims,
     requested_attribute_ids: verification.requestedAttributeIds,
     usage,

@@ -114,6 +114,7 @@ async function resolveDefinition(db: Database, organizationId: string, input: Cr
     rules,
     trustPolicy: parsed.trust_policy ?? (trustedIssuers.length > 0 ? 'NAMED_ISSUERS' : 'PLATFORM_VERIFIED'),
     trustedIssuers,
+    clientIdScheme: parsed.client_id_scheme ?? 'x509_hash',
     requestedAttributeIds: requestedIds,
     requestedClaims: requested.map((c) => c.name),
   };

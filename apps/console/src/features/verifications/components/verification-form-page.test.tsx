@@ -151,6 +151,7 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
       attributes: [{ attribute_id: ageAttribute.id, operator: 'BIGGER', value: '18', type: 'NUMBER' }],
       trust_policy: 'NAMED_ISSUERS',
       trusted_issuers: ['https://issuer.example.com'],
+      client_id_scheme: 'x509_hash',
       requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
     });
     expect(notificationStore.get()?.title).toBe('Verification created');
@@ -234,6 +235,7 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
       attributes: [{ attribute_id: ageAttribute.id, operator: 'BIGGER', value: '21', type: 'NUMBER' }],
       trust_policy: 'NAMED_ISSUERS',
       trusted_issuers: ['did:web:issuer.example.com'],
+      client_id_scheme: 'x509_hash',
       requested_attribute_ids: [ageAttribute.id, nameAttribute.id],
     });
     expect(notificationStore.get()?.title).toBe('Verification updated');
@@ -335,6 +337,32 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
       const { user } = renderForm(`/verifications/edit/${existing.id}`);
       await user.click(await screen.findByTestId('verification-save'));
       await waitFor(() => expect(notificationStore.get()?.title).toBe('This verification no longer exists'));
+    });
+  });
+
+  describe('verifier identifier (client_id_scheme)', () => {
+    it('sends x509_hash by default and x509_san_dns when chosen', async () => {
+      const { user, router } = renderForm('/verifications/create');
+      await startAgeRule(user, 'Age check', '18');
+      const select = screen.getByTestId('verification-client-id-scheme') as HTMLSelectElement;
+      expect(select.value).toBe('x509_hash');
+      expect([...select.options].map((o) => o.textContent)).toEqual([
+        'Certificate hash (x509_hash)',
+        'Domain name (x509_san_dns)',
+      ]);
+      await user.selectOptions(select, 'x509_san_dns');
+      await user.click(screen.getByTestId('verification-save'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+      expect(saves()[0]?.body).toMatchObject({ client_id_scheme: 'x509_san_dns' });
+    });
+
+    it('shows the saved identifier when editing', async () => {
+      const dns = verification(existing.id, { client_id_scheme: 'x509_san_dns' });
+      releaseVerification(dns);
+      renderForm(`/verifications/edit/${existing.id}`);
+      await waitFor(() =>
+        expect((screen.getByTestId('verification-client-id-scheme') as HTMLSelectElement).value).toBe('x509_san_dns'),
+      );
     });
   });
 
@@ -450,6 +478,7 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
         type: 'MULTI',
         trust_policy: 'PLATFORM_VERIFIED',
         trusted_issuers: [],
+        client_id_scheme: 'x509_hash',
         credential: {
           format: 'dc+sd-jwt',
           vct_values: ['urn:eudi:pid:1'],

@@ -78,6 +78,7 @@ describe('toVerificationRequest', () => {
       trust_policy: 'TRUST_ANCHORS',
       // Only NAMED_ISSUERS keeps its list.
       trusted_issuers: [],
+      client_id_scheme: 'x509_hash',
       credential: {
         format: 'dc+sd-jwt',
         vct_values: ['urn:eudi:pid:1'],

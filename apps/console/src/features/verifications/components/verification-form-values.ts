@@ -5,6 +5,7 @@ import {
   type Verification,
   type VerificationOperator,
   type VerificationType,
+  type VerifierClientIdScheme,
   zClaimPath,
 } from '@cp/contracts';
 
@@ -49,6 +50,8 @@ export interface VerificationFormValues {
   trusted_issuers: { value: string }[];
   /** ANY_ISSUER is saved only once the user has said they understand what it proves. */
   any_issuer_confirmed: boolean;
+  /** How wallets are told who asks (OpenID4VP client identifier prefix). */
+  client_id_scheme: VerifierClientIdScheme;
 }
 
 /** One thing a rule or "claims to see" can name: a schema attribute (by id) or an external claim (by name). */
@@ -74,6 +77,7 @@ export const emptyVerificationForm = (type: VerificationType = 'MULTI'): Verific
   trust_policy: 'PLATFORM_VERIFIED',
   trusted_issuers: [],
   any_issuer_confirmed: false,
+  client_id_scheme: 'x509_hash',
 });
 
 type ClaimPath = (string | number | null)[];
@@ -110,6 +114,7 @@ export function verificationFormValues(verification: Verification): Verification
     trusted_issuers: verification.trusted_issuers.map((value) => ({ value })),
     // Saved before with ANY_ISSUER: the user confirmed it then (the warning stays on screen).
     any_issuer_confirmed: verification.trust_policy === 'ANY_ISSUER',
+    client_id_scheme: verification.client_id_scheme,
   };
   if (external) {
     const names = new Set(external.claims.map((claim) => claim.name));
@@ -189,6 +194,7 @@ export function toVerificationRequest(
     // Only NAMED_ISSUERS reads the list: another policy saves none, so it never comes back by surprise.
     trusted_issuers:
       values.trust_policy === 'NAMED_ISSUERS' ? values.trusted_issuers.map((issuer) => issuer.value.trim()) : [],
+    client_id_scheme: values.client_id_scheme,
   };
   if (values.source === 'EXTERNAL') {
     return {
@@ -221,6 +227,7 @@ type FieldPath =
   | 'type'
   | 'requested'
   | 'trust_policy'
+  | 'client_id_scheme'
   | `rules.${number}.${'attribute' | 'operator' | 'value'}`
   | `trusted_issuers.${number}.value`
   | `vct_values.${number}.value`
@@ -245,6 +252,7 @@ export function formFieldOfPath(path: string): FieldPath | null {
     case 'schema_id':
     case 'type':
     case 'trust_policy':
+    case 'client_id_scheme':
       return head;
     case 'requested_attribute_ids':
     case 'requested_claims':

@@ -8,6 +8,7 @@ import {
   VERIFICATION_RULES_MAX,
   type VerificationType,
   verificationOperators,
+  verifierClientIdSchemes,
 } from '@cp/contracts';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import AllInclusiveOutlined from '@mui/icons-material/AllInclusiveOutlined';
@@ -575,6 +576,27 @@ export function VerificationForm({
         <Divider />
         <Section title={t('verifications.form.trust')} helper={t('verifications.form.trustHelper')}>
           <TrustPolicyFields />
+          {/* OpenID4VP 1.0 §5.9.3: how wallets are told who asks (x509_hash unless a wallet needs a DNS name). */}
+          <TextField
+            select
+            label={t('verifications.form.clientIdScheme')}
+            fullWidth
+            helperText={errors.client_id_scheme?.message ?? t('verifications.form.clientIdSchemeHelper')}
+            error={Boolean(errors.client_id_scheme)}
+            slotProps={{
+              select: { native: true },
+              htmlInput: { 'data-testid': 'verification-client-id-scheme' },
+              inputLabel: { shrink: true },
+            }}
+            sx={{ mt: 2 }}
+            {...register('client_id_scheme')}
+          >
+            {verifierClientIdSchemes.map((scheme) => (
+              <option key={scheme} value={scheme}>
+                {t(`verifications.clientIdSchemes.${scheme}`)}
+              </option>
+            ))}
+          </TextField>
         </Section>
         {hasCredential && (
           <>
