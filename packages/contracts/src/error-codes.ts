@@ -97,6 +97,10 @@ export const problemStatus = {
   TRUST_ANCHOR_INVALID: 422,
   TRUST_ANCHOR_DUPLICATE: 409,
   TRUST_ANCHOR_LIMIT_REACHED: 409,
+  WALLET_PROVIDER_NOT_FOUND: 404,
+  WALLET_PROVIDER_INVALID: 422,
+  WALLET_PROVIDER_DUPLICATE: 409,
+  WALLET_PROVIDER_LIMIT_REACHED: 409,
   WEBHOOK_NOT_FOUND: 404,
   WEBHOOK_LIMIT_REACHED: 409,
   WEBHOOK_DISABLED: 409,
@@ -140,6 +144,8 @@ export const oauthErrorCodes = [
   'use_dpop_nonce',
   'invalid_client',
   'unauthorized_client',
+  // OAuth 2.0 Attestation-Based Client Authentication §Errors: the PoP lacks the server's challenge.
+  'use_attestation_challenge',
 ] as const;
 
 /** An `error` of an OAuth-style error body the API answers. */

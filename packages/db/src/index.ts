@@ -1,5 +1,6 @@
 export * from './database.ts';
 export * from './database-errors.ts';
+export type { KeyAttestationRecord, WalletAttestationRecord } from './schema.ts';
 export * as schema from './schema.ts';
 export * from './secret-box.ts';
 export * from './statement.ts';
