@@ -31,6 +31,11 @@ import {
   encryptCredentialResponse,
   parseResponseEncryption,
 } from './response-encryption.ts';
+import {
+  ATTEST_JWT_CLIENT_AUTH,
+  CLIENT_ATTESTATION_ALG,
+  type VerifiedWalletAttestation,
+} from './wallet-attestation.ts';
 
 export const PRE_AUTHORIZED_GRANT = preAuthorizedCodeGrantIdentifier;
 const ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -210,7 +215,12 @@ function buildAuthorizationServerMetadata(deps: IssuerDeps, organizationId: stri
     grant_types_supported: [PRE_AUTHORIZED_GRANT],
     'pre-authorized_grant_anonymous_access_supported': true,
     response_types_supported: [],
-    token_endpoint_auth_methods_supported: ['none'],
+    // OAuth 2.0 Attestation-Based Client Authentication §AS metadata: wallet attestations are accepted
+    // (required by the organization's issuer policy), with a challenge endpoint for their PoP.
+    token_endpoint_auth_methods_supported: ['none', ATTEST_JWT_CLIENT_AUTH],
+    challenge_endpoint: `${issuer}/challenge`,
+    client_attestation_signing_alg_values_supported: [CLIENT_ATTESTATION_ALG],
+    client_attestation_pop_signing_alg_values_supported: [CLIENT_ATTESTATION_ALG],
     // RFC 9449 §5.1: DPoP-bound tokens (always offered; required by the organization's issuer policy).
     dpop_signing_alg_values_supported: [DPOP_ALG],
   });
@@ -240,6 +250,8 @@ export interface ProtocolRequest {
   http: RequestLike;
   /** The thumbprint of the verified DPoP proof's key (dpop.ts): the token is bound to it (RFC 9449 §5). */
   dpopJkt?: string | undefined;
+  /** The verified wallet attestation (wallet-attestation.ts), recorded on the credential once the code is redeemed. */
+  walletAttestation?: VerifiedWalletAttestation | undefined;
 }
 
 /**
@@ -271,6 +283,7 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
     if (
       await repository.redeemOpenOffer(deps.db, organizationId, codeHash, sha256(accessToken), expiresAt, new Date())
     ) {
+      await recordWalletAttestation(deps, organizationId, accessToken, request.walletAttestation);
       return tokenResponse(accessToken, request.dpopJkt);
     }
   }
@@ -313,7 +326,25 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
   if (!(await repository.redeemOffer(deps.db, offer.id, sha256(accessToken), expiresAt))) {
     throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
   }
+  await recordWalletAttestation(deps, organizationId, accessToken, request.walletAttestation);
   return tokenResponse(accessToken, request.dpopJkt);
+}
+
+/** Which wallet provider vouched for the wallet that redeemed the offer, on its credential (for operators). */
+async function recordWalletAttestation(
+  deps: IssuerDeps,
+  organizationId: string,
+  accessToken: string,
+  attestation: VerifiedWalletAttestation | undefined,
+) {
+  if (!attestation) return;
+  await repository.recordWalletAttestation(
+    deps.db,
+    organizationId,
+    sha256(accessToken),
+    attestation.providerId,
+    attestation.record,
+  );
 }
 
 /** RFC 6749 §5.1. An opaque token, stored as its hash (the library's own makes signed JWT access tokens). */
