@@ -486,3 +486,104 @@ describe('wallet attestation at the token endpoint', () => {
     );
   });
 });
+
+/** A key attestation (OpenID4VCI 1.0 Appendix D.1) made by hand. */
+async function keyAttestation(signer: TestCertificate, attested: JsonWebKey[], options: { exp?: number } = {}) {
+  return signJwt(
+    await signerFromPrivateJwk(signer.key.privateJwk),
+    { typ: 'key-attestation+jwt', x5c: [signer.b64] },
+    {
+      iat: now() - 60,
+      exp: options.exp ?? now() + 3600,
+      attested_keys: attested,
+      key_storage: ['iso_18045_high'],
+      user_authentication: ['iso_18045_moderate'],
+    },
+  );
+}
+
+/** Claims with a key proof of `holder` that carries `attestationJwt` in its header. */
+async function claimWithKeyAttestation(issuer: Issuer, holder: HolderKey, attestationJwt: string) {
+  const { code, issuance, credentialId } = await offer(issuer);
+  const token = await tokenRequest(issuer, code);
+  expect(token.statusCode, token.body).toBe(200);
+  const cNonce = await requestNonce(issuance.issuerMetadata, undefined, { fetch: fetchOf(t) });
+  const proof = await signJwt(
+    holder.signer,
+    { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk, key_attestation: attestationJwt },
+    { aud: issuer.issuer, iat: now(), nonce: cNonce },
+  );
+  const answer = await t.app.inject({
+    method: 'POST',
+    url: `/orgs/${issuer.organizationId}/credential`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token.json().access_token}` },
+    payload: { credential_configuration_id: issuance.configurationId, proofs: { jwt: [proof] } },
+  });
+  return { answer, credentialId };
+}
+
+describe('key attestations in key proofs', () => {
+  it('records a key attestation of a trusted provider with the credential', async () => {
+    const provider = await buildProvider('Key Valid');
+    const issuer = await buildIssuer('Key Attestation Valid', { providers: [provider.ca] });
+    const holder = await createHolderKey();
+    const { answer, credentialId } = await claimWithKeyAttestation(
+      issuer,
+      holder,
+      await keyAttestation(provider.signer, [holder.publicJwk]),
+    );
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect((await credentialOf(issuer, credentialId)).key_attestation).toMatchObject({
+      provider_name: `Provider ${provider.ca.subject}`,
+      certificate_subject: 'CN=Key Valid Attestation Signer',
+      key_storage: ['iso_18045_high'],
+      user_authentication: ['iso_18045_moderate'],
+    });
+  });
+
+  it('refuses a proof whose key is not among the attested keys (invalid_proof)', async () => {
+    const provider = await buildProvider('Key Other');
+    const issuer = await buildIssuer('Key Attestation Other Key', { providers: [provider.ca] });
+    const holder = await createHolderKey();
+    const attestedElsewhere = await createHolderKey();
+    const { answer, credentialId } = await claimWithKeyAttestation(
+      issuer,
+      holder,
+      await keyAttestation(provider.signer, [attestedElsewhere.publicJwk]),
+    );
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error).toBe('invalid_proof');
+    expect((await credentialOf(issuer, credentialId)).status).not.toBe('CLAIMED');
+  });
+
+  it('refuses a key attestation of an untrusted provider (invalid_proof), nothing claimed', async () => {
+    const trusted = await buildProvider('Key Trusted');
+    const rogue = await buildProvider('Key Rogue');
+    const issuer = await buildIssuer('Key Attestation Untrusted', { providers: [trusted.ca] });
+    const holder = await createHolderKey();
+    const { answer, credentialId } = await claimWithKeyAttestation(
+      issuer,
+      holder,
+      await keyAttestation(rogue.signer, [holder.publicJwk]),
+    );
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json()).toMatchObject({ error: 'invalid_proof' });
+    expect(answer.json().error_description).toMatch(/not of a wallet provider this issuer trusts/);
+    const credential = await credentialOf(issuer, credentialId);
+    expect(credential.status).not.toBe('CLAIMED');
+    expect(credential.key_attestation).toBeNull();
+  });
+
+  it('refuses an expired key attestation (invalid_proof)', async () => {
+    const provider = await buildProvider('Key Expired');
+    const issuer = await buildIssuer('Key Attestation Expired', { providers: [provider.ca] });
+    const holder = await createHolderKey();
+    const { answer } = await claimWithKeyAttestation(
+      issuer,
+      holder,
+      await keyAttestation(provider.signer, [holder.publicJwk], { exp: now() - 600 }),
+    );
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error).toBe('invalid_proof');
+  });
+});

@@ -26,6 +26,7 @@ import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import { bindAccessToken, DPOP_ALG } from './dpop.ts';
 import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
+import { checkKeyAttestation } from './key-attestation.ts';
 import {
   credentialResponseEncryptionMetadata,
   encryptCredentialResponse,
@@ -484,6 +485,8 @@ export async function requestCredential(
     throw libraryError(err);
   }
   const { jwk, nonce } = await checkProof(deps, organizationId, issuerMetadata, jwt);
+  // OpenID4VCI 1.0 Appendix D: a key attestation in the proof, vouched for by a trusted wallet provider.
+  const keyAttestation = await checkKeyAttestation(deps.db, organizationId, jwt, jwk);
   if (credential.revokedAt || credential.deletedAt || credential.offerRevokedAt) {
     throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
   }
@@ -522,6 +525,7 @@ export async function requestCredential(
   if (!claimed.offerCompleted) {
     throw new OAuthError('credential_request_denied', 'This offer already delivered its credential.');
   }
+  if (keyAttestation) await repository.recordKeyAttestation(deps.db, organizationId, credential.id, keyAttestation);
   if (claimed.claimedAt && claimed.notify) {
     await enqueueWebhookEvent(deps.credentials.webhooks, {
       organizationId,

@@ -134,13 +134,13 @@ export async function verifyProviderSignedJwt(
   db: Database,
   organizationId: string,
   jwt: string,
-  typ: string,
+  typ: readonly string[],
   now: Date,
 ): Promise<ProviderSignedJwt> {
   const decoded = readJwt(jwt);
   if (!decoded) throw new Error('it is not a compact JWT');
   const { header, payload } = decoded;
-  if (header.typ !== typ) throw new Error(`its typ must be ${typ}`);
+  if (!typ.includes(String(header.typ))) throw new Error(`its typ must be ${typ[0]}`);
   if (header.alg !== CLIENT_ATTESTATION_ALG) throw new Error(`it must be signed with ${CLIENT_ATTESTATION_ALG}`);
   if (header.x5c === undefined) throw new Error('it names no signing certificate (x5c)');
   const vouch = await walletProvidersService.vouchForAttestation(db, organizationId, header.x5c, now);
@@ -185,7 +185,7 @@ export async function checkTokenRequestWalletAttestation(
   // The Client Attestation JWT (§5.1 of the checks).
   let signed: ProviderSignedJwt;
   try {
-    signed = await verifyProviderSignedJwt(deps.db, organizationId, attestation, 'oauth-client-attestation+jwt', now);
+    signed = await verifyProviderSignedJwt(deps.db, organizationId, attestation, ['oauth-client-attestation+jwt'], now);
   } catch (err) {
     throw invalidClient(`the attestation is not valid: ${err instanceof Error ? err.message : String(err)}.`);
   }
