@@ -6,6 +6,7 @@ import {
   createKeyProof,
   type HolderKey,
   type Issuance,
+  receiveCredential,
   requestNonce,
   resolveCredentialOffer,
 } from '@cp/holder';
@@ -585,5 +586,61 @@ describe('key attestations in key proofs', () => {
     );
     expect(answer.statusCode, answer.body).toBe(400);
     expect(answer.json().error).toBe('invalid_proof');
+  });
+});
+
+describe('@cp/holder with a wallet attestation and a key attestation', () => {
+  it('claims from an issuer that requires attestation: challenge fetched, PoP per request, both recorded', async () => {
+    const provider = await buildProvider('Holder Library');
+    const issuer = await buildIssuer('Attestation Holder Library', { required: true, providers: [provider.ca] });
+    const { credentialId } = await offer(issuer);
+    // The offer above was resolved already; a second one is claimed through the library from its link.
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/credentials/with-recipient',
+      headers: issuer.adminHeaders,
+      payload: {
+        credential: { name: 'Membership of Bo', schema_id: issuer.schemaId, claims: { full_name: 'Bo Li' } },
+        recipient: { email: 'bo@example.com', first_name: 'Bo', last_name: 'Li' },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const link = (await walletHttp(t)(`${t.config.publicUrl}/api/credentials/${created.json().id}/connect`)).json()
+      .connection_url as string;
+    const seen: { url: string; status: number; attestation: boolean }[] = [];
+    const inner = fetchOf(t);
+    const recording = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const response = await inner(input, init);
+      const headers = new Headers(init.headers);
+      seen.push({ url: String(input), status: response.status, attestation: headers.has('oauth-client-attestation') });
+      return response;
+    }) as typeof fetch;
+    const instance = await createHolderKey();
+    const holder = await createHolderKey();
+    const { parsed } = await receiveCredential(
+      link,
+      {
+        key: holder,
+        walletAttestation: { attestation: await attestation(provider.signer, instance), key: instance },
+        keyAttestation: await keyAttestation(provider.signer, [holder.publicJwk]),
+      },
+      { fetch: recording },
+    );
+    expect(parsed.payload.cnf).toMatchObject({ jwk: { x: holder.publicJwk.x } });
+    // Each token request (the first one is answered use_dpop_nonce: this issuer takes DPoP) carries the
+    // attestation with a PoP of its own, made with a challenge fetched just before it.
+    const calls = seen.map((c) => c.url.replace(issuer.issuer, ''));
+    expect(calls.filter((c) => c === '/token').length).toBeGreaterThanOrEqual(1);
+    calls.forEach((url, index) => {
+      if (url === '/token') expect(calls[index - 1]).toBe('/challenge');
+    });
+    const tokenCalls = seen.filter((c) => c.url === `${issuer.issuer}/token`);
+    expect(tokenCalls.every((c) => c.attestation)).toBe(true);
+    expect(tokenCalls.at(-1)?.status).toBe(200);
+    const credential = await credentialOf(issuer, created.json().id);
+    expect(credential.wallet_attestation).toMatchObject({ provider_name: `Provider ${provider.ca.subject}` });
+    expect(credential.key_attestation).toMatchObject({ key_storage: ['iso_18045_high'] });
+    // The offer made first is untouched by all this.
+    expect((await credentialOf(issuer, credentialId)).status).not.toBe('CLAIMED');
   });
 });
