@@ -489,7 +489,11 @@ describe('wallet attestation at the token endpoint', () => {
 });
 
 /** A key attestation (OpenID4VCI 1.0 Appendix D.1) made by hand. */
-async function keyAttestation(signer: TestCertificate, attested: JsonWebKey[], options: { exp?: number } = {}) {
+async function keyAttestation(
+  signer: TestCertificate,
+  attested: JsonWebKey[],
+  options: { exp?: number; nonce?: string } = {},
+) {
   return signJwt(
     await signerFromPrivateJwk(signer.key.privateJwk),
     { typ: 'key-attestation+jwt', x5c: [signer.b64] },
@@ -499,6 +503,7 @@ async function keyAttestation(signer: TestCertificate, attested: JsonWebKey[], o
       attested_keys: attested,
       key_storage: ['iso_18045_high'],
       user_authentication: ['iso_18045_moderate'],
+      ...(options.nonce ? { nonce: options.nonce } : {}),
     },
   );
 }
@@ -573,6 +578,20 @@ describe('key attestations in key proofs', () => {
     const credential = await credentialOf(issuer, credentialId);
     expect(credential.status).not.toBe('CLAIMED');
     expect(credential.key_attestation).toBeNull();
+  });
+
+  it('refuses a key attestation made for another c_nonce (invalid_proof)', async () => {
+    const provider = await buildProvider('Key Nonce');
+    const issuer = await buildIssuer('Key Attestation Nonce', { providers: [provider.ca] });
+    const holder = await createHolderKey();
+    const { answer } = await claimWithKeyAttestation(
+      issuer,
+      holder,
+      await keyAttestation(provider.signer, [holder.publicJwk], { nonce: 'an-earlier-c-nonce' }),
+    );
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error).toBe('invalid_proof');
+    expect(answer.json().error_description).toMatch(/nonce/);
   });
 
   it('refuses an expired key attestation (invalid_proof)', async () => {

@@ -29,6 +29,7 @@ const zKeyAttestationPayload = z
     key_storage: zLevels.optional(),
     user_authentication: zLevels.optional(),
     certification: z.string().max(2000).optional(),
+    nonce: z.string().max(500).optional(),
   })
   .loose();
 
@@ -54,7 +55,8 @@ export async function checkKeyAttestation(
   holderJwk: JsonWebKey,
   now = new Date(),
 ): Promise<KeyAttestationRecord | undefined> {
-  const keyAttestation = decodeJwt(proofJwt).header.key_attestation;
+  const proof = decodeJwt<{ nonce?: unknown }>(proofJwt);
+  const keyAttestation = proof.header.key_attestation;
   if (keyAttestation === undefined) return undefined;
   if (typeof keyAttestation !== 'string') throw invalidProof('key_attestation must be a compact JWT.');
   let signed: Awaited<ReturnType<typeof verifyProviderSignedJwt>>;
@@ -69,6 +71,10 @@ export async function checkKeyAttestation(
   const { iat, exp } = claims.data;
   if (exp <= nowSeconds - CLOCK_SKEW_SECONDS) throw invalidProof('it has expired.');
   if (iat > nowSeconds + CLOCK_SKEW_SECONDS) throw invalidProof('it is from the future (iat).');
+  // Appendix D.1: a `nonce` in the key attestation is the issuer's c_nonce, the one the proof carries.
+  if (claims.data.nonce !== undefined && claims.data.nonce !== proof.payload.nonce) {
+    throw invalidProof('its nonce is not the c_nonce of the proof.');
+  }
   const holder = thumbprintOf(holderJwk);
   if (!holder || !claims.data.attested_keys.some((jwk) => thumbprintOf(jwk) === holder)) {
     throw invalidProof('the proof key is not one of its attested_keys.');
