@@ -40,6 +40,7 @@ import { trustAnchorsRoutes } from './modules/trust-anchors/trust-anchors.routes
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { openid4vpRoutes } from './modules/verifications/openid4vp.routes.ts';
 import { verificationsRoutes } from './modules/verifications/verifications.routes.ts';
+import { walletProvidersRoutes } from './modules/wallet-providers/wallet-providers.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 
@@ -203,6 +204,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await api.register(apiKeysRoutes(ctx));
       await api.register(verificationsRoutes(ctx));
       await api.register(trustAnchorsRoutes(ctx));
+      await api.register(walletProvidersRoutes(ctx));
       await api.register(webhooksRoutes(ctx));
       await api.register(auditEventsRoutes(ctx));
     },

@@ -113,15 +113,16 @@ describe('the issuer policy', () => {
     expect(await policyEvents(victim.organization.id)).toHaveLength(0);
   });
 
-  it('refuses to require wallet attestation while it is not checked (422 problem+json), changing nothing', async () => {
+  it('lets an admin require wallet attestation, recorded in the activity log', async () => {
     const { organization, admin } = await team('Attestation Policy');
     const response = await put(organization.id, admin.auth, { dpop_required: true, wallet_attestation_required: true });
-    expect(response.statusCode, response.body).toBe(422);
-    expect(response.headers['content-type']).toContain('application/problem+json');
-    expect(response.json()).toMatchObject({ code: 'ISSUER_POLICY_WALLET_ATTESTATION_UNAVAILABLE' });
-    expect(response.json().detail).toMatch(/not checked/);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ dpop_required: true, wallet_attestation_required: true });
     const read = await t.app.inject({ url: policyUrl(organization.id), headers: admin.auth });
-    expect(read.json()).toMatchObject({ dpop_required: false, wallet_attestation_required: false });
+    expect(read.json()).toMatchObject({ dpop_required: true, wallet_attestation_required: true });
+    const events = await policyEvents(organization.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.details).toEqual({ dpop_required: true, wallet_attestation_required: true });
   });
 
   it('refuses malformed bodies and ids with a clear 400', async () => {

@@ -116,6 +116,11 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
     name: `${label} partner anchor`,
     certificate_pem: anchorCa.pem,
   });
+  const providerCa = await makeCertificate({ subject: `CN=${label} Wallet Provider CA`, ca: true });
+  const walletProvider = await inject('POST', '/api/wallet-providers', {
+    name: `${label} wallet provider`,
+    certificate_pem: providerCa.pem,
+  });
   const apiKey = await inject('POST', '/api/integrations/keys', { name: `${label} integration key` });
   const webhook = await inject('POST', '/api/webhooks', {
     url: `https://${label.toLowerCase()}.example/hook`,
@@ -160,6 +165,7 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
       verification: verification.id as string,
       attempt: attempt.id as string,
       trustAnchor: trustAnchor.id as string,
+      walletProvider: walletProvider.id as string,
       apiKey: apiKey.id as string,
       apiKeyKey: apiKey.key as string,
       webhook: webhook.id as string,
@@ -174,6 +180,7 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
       `${label} integration key`,
       `${label} hook`,
       `${label} partner anchor`,
+      `${label} wallet provider`,
       `${label}-registry.pdf`,
       `${label.toLowerCase()}-member@example.com`,
       `${label.toLowerCase()}-holder@example.com`,
@@ -184,6 +191,7 @@ export async function buildPopulatedOrganization(t: TestApp, label: string) {
     secrets: { apiKeySecret: apiKey.secret as string, webhookSecret: webhook.secret as string },
     customerId,
     anchorPem: anchorCa.pem,
+    walletProviderPem: providerCa.pem,
     txCode: credential.tx_code as string,
   };
 }
@@ -203,6 +211,7 @@ export function pathFor(org: PopulatedOrganization, url: string): string | { mis
     [/^\/api\/verifications\/:id/, ids.verification],
     [/^\/api\/webhooks\/:id/, ids.webhook],
     [/^\/api\/trust-anchors\/:id/, ids.trustAnchor],
+    [/^\/api\/wallet-providers\/:id/, ids.walletProvider],
     [/^\/api\/integrations\/keys\/:id/, ids.apiKey],
     [/^\/api\/kyb-reviews\/:id/, ids.kybApplication],
     [/^\/api\/media\/:id/, ids.media],
@@ -278,6 +287,9 @@ export function sampleFor(org: PopulatedOrganization, route: RegisteredRoute): S
       payload: { kind: 'CERTIFICATE', name: 'Another anchor', certificate_pem: org.anchorPem },
     }),
     'POST /api/trust-anchors/:id/refresh': () => ({}),
+    'POST /api/wallet-providers': () => ({
+      payload: { name: 'Another provider', certificate_pem: org.walletProviderPem },
+    }),
     'POST /api/integrations/keys': () => ({ payload: { name: 'Another key' } }),
     'PUT /api/integrations/keys/:id': () => ({ payload: { name: 'Renamed key' } }),
     'POST /api/organizations': () => ({ payload: { name: 'Another organization' } }),

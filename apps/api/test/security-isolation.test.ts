@@ -44,6 +44,7 @@ async function snapshotOfA() {
     'verification_individuals',
     'webhooks',
     'trust_anchors',
+    'wallet_providers',
     'api_keys',
     'kyb_applications',
     'media',

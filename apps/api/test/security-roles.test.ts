@@ -35,6 +35,7 @@ const ADMIN_ROUTES: { match: (method: string, url: string) => boolean; reason: s
   { match: (_, u) => u.startsWith('/api/integrations/keys'), reason: 'API keys' },
   { match: (_, u) => u.startsWith('/api/webhooks'), reason: 'webhooks' },
   { match: (_, u) => u.startsWith('/api/trust-anchors'), reason: 'trust anchors and trusted lists' },
+  { match: (_, u) => u.startsWith('/api/wallet-providers'), reason: 'trusted wallet providers' },
   { match: (m, u) => m === 'POST' && u === '/api/kyb/:orgId', reason: 'applying for KYB' },
   {
     match: (m, u) => m === 'POST' && u === '/api/media/upload',
@@ -100,6 +101,7 @@ async function snapshot() {
     'api_keys',
     'webhooks',
     'trust_anchors',
+    'wallet_providers',
     'kyb_applications',
     'media',
   ];

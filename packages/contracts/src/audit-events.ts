@@ -23,6 +23,7 @@ export const auditTargetTypes = [
   'api_key',
   'webhook',
   'trust_anchor',
+  'wallet_provider',
   'kyb_application',
   'member',
   'invitation',
@@ -107,6 +108,9 @@ export const auditActionDefinitions = {
     details: z.strictObject({ succeeded: z.boolean(), certificate_count: count.nullable() }),
   },
   'trust_anchor.deleted': { target: 'trust_anchor', details: z.strictObject({ kind: z.string() }) },
+  /** A trusted wallet provider added or removed (target label: the name given to it). */
+  'wallet_provider.created': { target: 'wallet_provider', details: z.strictObject({ kind: z.string() }) },
+  'wallet_provider.deleted': { target: 'wallet_provider', details: z.strictObject({ kind: z.string() }) },
   // Members and invitations (recorded by the members feature). Target label: the person's name or e-mail.
   'member.invited': { target: 'invitation', details: z.strictObject({ role: z.string() }) },
   'member.joined': { target: 'member', details: z.strictObject({ role: z.string() }) },
@@ -129,7 +133,7 @@ export const auditActionCategories = {
   credential_schemas: ['credential_schema.'],
   verifications: ['verification.'],
   integrations: ['api_key.', 'webhook.'],
-  trust_anchors: ['trust_anchor.'],
+  trust_anchors: ['trust_anchor.', 'wallet_provider.'],
   organization: ['organization.', 'kyb.'],
   members: ['member.', 'invitation.'],
 } as const satisfies Record<string, readonly string[]>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { zTimeZone } from './common.ts';
 import { zCredentialMailLocale } from './credential-imports.ts';
 import { zClaimLabel, zHolderOrganization } from './holder-display.ts';
+import { zCredentialKeyAttestation, zCredentialWalletAttestation } from './wallet-providers.ts';
 
 export const credentialStatuses = ['CREATED', 'ISSUED', 'CLAIMED', 'REVOKED', 'EXPIRED'] as const;
 export const zCredentialStatus = z.enum(credentialStatuses);
@@ -57,6 +58,10 @@ export const zCredential = z.object({
   emailed_at: z.iso.datetime({ offset: true }).nullable(),
   /** The holder page that shows the QR code and the wallet link. */
   connect_url: z.string(),
+  /** The trusted wallet provider that vouched for the holder's wallet when it claimed the credential. */
+  wallet_attestation: zCredentialWalletAttestation.nullable().optional(),
+  /** The trusted wallet provider that vouched for the holder's key (key attestation), and what it said. */
+  key_attestation: zCredentialKeyAttestation.nullable().optional(),
 });
 export type Credential = z.infer<typeof zCredential>;
 

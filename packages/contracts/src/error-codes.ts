@@ -44,8 +44,6 @@ export const problemStatus = {
   ORGANIZATION_LAST_ADMIN: 409,
   ORGANIZATION_ALREADY_MEMBER: 409,
   ORGANIZATION_NOT_VERIFIED: 403,
-  // Wallet attestation (HAIP 1.0) is not checked yet: requiring it would protect nothing.
-  ISSUER_POLICY_WALLET_ATTESTATION_UNAVAILABLE: 422,
   MEMBER_NOT_FOUND: 404,
   INVITATION_NOT_FOUND: 404,
   INVITATION_EXPIRED: 410,
@@ -97,6 +95,10 @@ export const problemStatus = {
   TRUST_ANCHOR_INVALID: 422,
   TRUST_ANCHOR_DUPLICATE: 409,
   TRUST_ANCHOR_LIMIT_REACHED: 409,
+  WALLET_PROVIDER_NOT_FOUND: 404,
+  WALLET_PROVIDER_INVALID: 422,
+  WALLET_PROVIDER_DUPLICATE: 409,
+  WALLET_PROVIDER_LIMIT_REACHED: 409,
   WEBHOOK_NOT_FOUND: 404,
   WEBHOOK_LIMIT_REACHED: 409,
   WEBHOOK_DISABLED: 409,
@@ -140,6 +142,8 @@ export const oauthErrorCodes = [
   'use_dpop_nonce',
   'invalid_client',
   'unauthorized_client',
+  // OAuth 2.0 Attestation-Based Client Authentication §Errors: the PoP lacks the server's challenge.
+  'use_attestation_challenge',
 ] as const;
 
 /** An `error` of an OAuth-style error body the API answers. */

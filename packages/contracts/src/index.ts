@@ -18,4 +18,5 @@ export * from './password.ts';
 export * from './trust-anchors.ts';
 export * from './users.ts';
 export * from './verifications.ts';
+export * from './wallet-providers.ts';
 export * from './webhooks.ts';

@@ -56,8 +56,9 @@ export type UpdateOrganizationRequest = z.infer<typeof zUpdateOrganizationReques
 /**
  * What the organization's OpenID4VCI issuer demands of wallets (HAIP 1.0). `dpop_required`: the token
  * endpoint refuses requests without a DPoP proof (RFC 9449), so every access token is bound to the wallet's
- * key. `wallet_attestation_required`: not enforced yet (wallet attestation is a later part); it cannot be
- * turned on until it is.
+ * key. `wallet_attestation_required`: the token
+ * endpoint refuses requests without a wallet attestation (OAuth 2.0 Attestation-Based Client Authentication)
+ * signed under one of the organization's trusted wallet providers, with `invalid_client`.
  */
 export const zIssuerPolicy = z.object({
   dpop_required: z.boolean(),
@@ -69,7 +70,7 @@ export type IssuerPolicy = z.infer<typeof zIssuerPolicy>;
 
 export const zUpdateIssuerPolicyRequest = z.strictObject({
   dpop_required: z.boolean(),
-  /** `true` is refused (422 ISSUER_POLICY_WALLET_ATTESTATION_UNAVAILABLE) until wallet attestation is checked. */
+  /** The token endpoint refuses a request without a wallet attestation of a trusted wallet provider. */
   wallet_attestation_required: z.boolean(),
 });
 export type UpdateIssuerPolicyRequest = z.infer<typeof zUpdateIssuerPolicyRequest>;

@@ -12,6 +12,7 @@ import {
   issueLeafCertificate,
   pemToX5c,
   validateCertificationPath,
+  validateSigningChain,
   x509Hash,
 } from './x509.ts';
 
@@ -278,5 +279,47 @@ describe('describeCertificate', () => {
     const leaf = await makeCertificate({ subject: 'CN=Leaf', issuer: root });
     expect(await describeCertificate(leaf.pem)).toMatchObject({ isCa: false, selfSigned: false });
     await expect(describeCertificate('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----')).rejects.toThrow();
+  });
+});
+
+describe('validateSigningChain: a CA anchors a path, an end-entity certificate is pinned', () => {
+  it('accepts a chain to a trusted CA and names which trusted certificate it ends at', async () => {
+    const other = await makeCertificate({ subject: 'CN=Other CA', ca: true });
+    const ca = await makeCertificate({ subject: 'CN=Provider CA', ca: true });
+    const leaf = await makeCertificate({ subject: 'CN=Provider Signer', issuer: ca });
+    const path = await validateSigningChain([leaf.b64], [other.pem, ca.pem]);
+    expect(path.anchor.index).toBe(1);
+    expect(path.subject).toBe('CN=Provider Signer');
+  });
+
+  it('accepts the pinned signing certificate itself, and nothing it signed', async () => {
+    const pinned = await makeCertificate({ subject: 'CN=Pinned Signer' });
+    const path = await validateSigningChain([pinned.b64], [pinned.pem]);
+    expect(path).toMatchObject({ length: 1, anchor: { index: 0 }, subject: 'CN=Pinned Signer' });
+    // A certificate "issued" by a non-CA leaf is no path (the pinned leaf is not an anchor for others).
+    const below = await makeCertificate({ subject: 'CN=Below', issuer: pinned });
+    await expectCode(validateSigningChain([below.b64], [pinned.pem]), 'CHAIN_UNTRUSTED');
+  });
+
+  it('refuses a pinned certificate that is expired or may not sign, and a CA presented as the signer', async () => {
+    const expired = await makeCertificate({
+      subject: 'CN=Expired Signer',
+      notBefore: new Date(Date.now() - 10 * 86_400_000),
+      notAfter: new Date(Date.now() - 86_400_000),
+    });
+    await expectCode(validateSigningChain([expired.b64], [expired.pem]), 'CHAIN_NOT_VALID_NOW');
+    const noSigning = await makeCertificate({ subject: 'CN=No Signing', keyUsage: x509.KeyUsageFlags.keyEncipherment });
+    await expectCode(validateSigningChain([noSigning.b64], [noSigning.pem]), 'LEAF_NOT_FOR_SIGNING');
+    const ca = await makeCertificate({ subject: 'CN=CA As Signer', ca: true });
+    await expectCode(validateSigningChain([ca.b64], [ca.pem]), 'LEAF_NOT_FOR_SIGNING');
+  });
+
+  it('refuses a chain to an untrusted CA and a malformed x5c', async () => {
+    const trusted = await makeCertificate({ subject: 'CN=Trusted CA', ca: true });
+    const rogue = await makeCertificate({ subject: 'CN=Rogue CA', ca: true });
+    const leaf = await makeCertificate({ subject: 'CN=Rogue Signer', issuer: rogue });
+    await expectCode(validateSigningChain([leaf.b64, rogue.b64], [trusted.pem]), 'CHAIN_UNTRUSTED');
+    await expectCode(validateSigningChain('not an array', [trusted.pem]), 'CHAIN_MALFORMED');
+    await expectCode(validateSigningChain(['AAAA'], [trusted.pem]), 'CHAIN_MALFORMED');
   });
 });

@@ -371,6 +371,67 @@ export async function validateCertificationPath(
 }
 
 /**
+ * Validates an `x5c` chain against certificates trusted in two ways: a CA certificate anchors a certification
+ * path (validateCertificationPath), and an end-entity certificate is pinned: the chain's leaf is trusted when it
+ * is that very certificate, valid now, fit to sign (not a CA; digitalSignature when key usage is present) and
+ * without unprocessed critical extensions. `anchor.index` names the trusted certificate either way. Used where
+ * an operator may trust a party's signing certificate itself (a wallet provider's attestation key).
+ */
+export async function validateSigningChain(
+  x5c: unknown,
+  trustedPems: string[],
+  now = new Date(),
+): Promise<CertificationPath> {
+  if (!Array.isArray(x5c) || x5c.length === 0 || x5c.length > MAX_CHAIN_LENGTH || typeof x5c[0] !== 'string') {
+    throw new CertificatePathError('CHAIN_MALFORMED', `x5c must hold 1 to ${MAX_CHAIN_LENGTH} certificates`);
+  }
+  const trusted = await Promise.all(trustedPems.map(parseAnchor));
+  let leaf: ParsedCertificate;
+  try {
+    leaf = parseCertificate(derOf(x5c[0]));
+  } catch {
+    throw new CertificatePathError('CHAIN_MALFORMED', 'x5c holds something that is not a DER certificate');
+  }
+  const pinned = trusted.findIndex((t) => sameBytes(t.certificate.der, leaf.der));
+  if (pinned >= 0) {
+    const certificate = leaf.peculiar;
+    if (certificate.notBefore > now || certificate.notAfter < now) {
+      throw new CertificatePathError('CHAIN_NOT_VALID_NOW', 'The signing certificate is expired or not yet valid');
+    }
+    const unprocessed = certificate.extensions.find((e) => e.critical && !PROCESSED_EXTENSIONS.has(e.type));
+    if (unprocessed) {
+      throw new CertificatePathError('CHAIN_CRITICAL_EXTENSION', `Unprocessed critical extension ${unprocessed.type}`);
+    }
+    const usages = keyUsage(certificate);
+    if (certificate.getExtension(x509.BasicConstraintsExtension)?.ca) {
+      throw new CertificatePathError('LEAF_NOT_FOR_SIGNING', 'The signing certificate is a CA');
+    }
+    if (usages !== undefined && (usages & x509.KeyUsageFlags.digitalSignature) === 0) {
+      throw new CertificatePathError('LEAF_NOT_FOR_SIGNING', 'The signing certificate may not sign (digitalSignature)');
+    }
+    const names = certificate.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];
+    return {
+      leafJwk: await certificateJwk(certificate),
+      subject: certificate.subject,
+      uris: names.filter((n) => n.type === 'url').map((n) => n.value),
+      dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase()),
+      anchor: { index: pinned, subject: certificate.subject, fingerprint: trusted[pinned]!.fingerprint },
+      length: 1,
+    };
+  }
+  // Only CA certificates can anchor a path; the indexes stay those of `trustedPems`.
+  const cas = trustedPems
+    .map((pem, index) => ({ pem, index }))
+    .filter((_, i) => trusted[i]!.certificate.peculiar.getExtension(x509.BasicConstraintsExtension)?.ca === true);
+  const path = await validateCertificationPath(
+    x5c,
+    cas.map((c) => c.pem),
+    now,
+  );
+  return { ...path, anchor: { ...path.anchor, index: cas[path.anchor.index]!.index } };
+}
+
+/**
  * Whether a validated leaf speaks for `iss` (SD-JWT VC §3.5, HAIP): a SubjectAltName URI equal to `iss`;
  * or, for an https `iss`, a dNSName equal to its host, only when the certificate names no URI at all.
  * (A certificate that names URIs speaks for those issuers only: a platform hosting many issuers on one

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -543,6 +544,14 @@ export const credentials = pgTable(
     statusIndex: integer('status_index').notNull(),
     signingKeyId: uuid('signing_key_id').references(() => organizationKeys.id, { onDelete: 'set null' }),
     holderJwk: jsonb('holder_jwk').$type<PublicJwk>(),
+    /** The trusted wallet provider whose wallet attestation the holder's wallet presented at the token step. */
+    walletProviderId: uuid('wallet_provider_id').references((): AnyPgColumn => walletProviders.id, {
+      onDelete: 'set null',
+    }),
+    /** What that attestation said (kept when the provider is removed): see WalletAttestationRecord. */
+    walletAttestation: jsonb('wallet_attestation').$type<WalletAttestationRecord>(),
+    /** The key attestation of the holder key's proof, when the wallet sent one (OpenID4VCI 1.0 Appendix D). */
+    keyAttestation: jsonb('key_attestation').$type<KeyAttestationRecord>(),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     issuedAt: timestamp('issued_at', { withTimezone: true }),
@@ -921,6 +930,64 @@ export const trustAnchors = pgTable(
     uniqueIndex('trust_anchors_fingerprint_key').on(t.organizationId, t.fingerprint),
   ],
 );
+
+/**
+ * An organization's trusted wallet providers: a wallet attestation (OAuth 2.0 Attestation-Based Client
+ * Authentication) or a key attestation (OpenID4VCI 1.0 Appendix D) is trusted when its signing certificate is
+ * one of these certificates or chains to one of them. Effective at once.
+ */
+export const walletProviders = pgTable(
+  'wallet_providers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** CA: attestations signed by a certificate it issued are trusted; SIGNING: signed by this certificate. */
+    kind: text('kind').$type<'CA' | 'SIGNING'>().notNull(),
+    /** A CA certificate of the provider, or the provider's attestation signing certificate itself. */
+    certificatePem: text('certificate_pem').notNull(),
+    /** SHA-256 of the certificate's DER, lowercase hex. */
+    fingerprint: text('fingerprint').notNull(),
+    subject: text('subject').notNull(),
+    notAfter: timestamp('not_after', { withTimezone: true }).notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('wallet_providers_org_idx').on(t.organizationId, t.createdAt),
+    uniqueIndex('wallet_providers_fingerprint_key').on(t.organizationId, t.fingerprint),
+  ],
+);
+
+/** The verified wallet attestation recorded on a credential (which provider vouched for the wallet). */
+export interface WalletAttestationRecord {
+  provider_id: string;
+  provider_name: string;
+  /** The attestation's `sub` (the wallet's client_id) and, when given, its `iss` and `wallet_name`. */
+  client_id: string;
+  issuer: string | null;
+  wallet_name: string | null;
+  /** The subject DN of the attestation's signing certificate. */
+  certificate_subject: string;
+  /** JWK SHA-256 thumbprint of the wallet instance key (`cnf.jwk`). */
+  instance_key_thumbprint: string;
+  expires_at: string;
+  verified_at: string;
+}
+
+/** The verified key attestation recorded on a credential (OpenID4VCI 1.0 Appendix D). */
+export interface KeyAttestationRecord {
+  provider_id: string;
+  provider_name: string;
+  certificate_subject: string;
+  key_storage: string[] | null;
+  user_authentication: string[] | null;
+  certification: string | null;
+  expires_at: string | null;
+  verified_at: string;
+}
 
 /** An integration's webhook endpoint. The signing secret is encrypted (it must be usable to sign). */
 export const webhooks = pgTable(

@@ -5,3 +5,4 @@ export * from './issuance.ts';
 export * from './request.ts';
 export * from './response.ts';
 export * from './sd-jwt-vc.ts';
+export * from './wallet-attestation.ts';

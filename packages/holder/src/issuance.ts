@@ -18,6 +18,7 @@ import {
 } from './callbacks.ts';
 import { errorMessage, HolderError, type HolderErrorCode, remoteDetail, remoteErrorOf } from './errors.ts';
 import { isBoundTo, type ParsedSdJwtVc, parseSdJwtVc } from './sd-jwt-vc.ts';
+import { clientAuthenticationWalletAttestation, type WalletAttestation } from './wallet-attestation.ts';
 
 /**
  * OpenID4VCI 1.0, pre-authorized code flow, on @openid4vc/openid4vci's client: offer (by value or by
@@ -96,12 +97,21 @@ export interface Issuance {
 
 const SD_JWT_FORMATS = new Set(['dc+sd-jwt', 'vc+sd-jwt']);
 
-function client(context: HolderContext, unreachable: HolderErrorCode, key?: HolderKey) {
+function client(
+  context: HolderContext,
+  unreachable: HolderErrorCode,
+  key?: HolderKey,
+  walletAttestation?: WalletAttestation,
+) {
+  const callbacks = holderCallbacks(context, { unreachable, ...(key ? { key } : {}) });
   return new Openid4vciClient({
     callbacks: {
-      ...holderCallbacks(context, { unreachable, ...(key ? { key } : {}) }),
-      // A wallet is a public client: the pre-authorized code grant needs no client authentication (§6.1).
-      clientAuthentication: clientAuthenticationAnonymous(),
+      ...callbacks,
+      // A wallet is a public client: the pre-authorized code grant needs no client authentication (§6.1). A
+      // wallet given an attestation by its provider sends it (Attestation-Based Client Authentication).
+      clientAuthentication: walletAttestation
+        ? clientAuthenticationWalletAttestation(walletAttestation, callbacks.fetch)
+        : clientAuthenticationAnonymous(),
     },
   });
 }
@@ -274,21 +284,29 @@ const dpopOptions = (dpop: DpopSession): RequestDpopOptions => ({
  */
 export async function requestAccessToken(
   issuance: Pick<Issuance, 'offer' | 'issuerMetadata' | 'txCode'>,
-  options: { txCode?: string; dpop?: DpopSession } = {},
+  options: { txCode?: string; dpop?: DpopSession; walletAttestation?: WalletAttestation } = {},
   context: HolderContext = {},
 ) {
   const txCode = options.txCode?.trim() || undefined;
   if (issuance.txCode && !txCode) throw new HolderError('PIN_REQUIRED', 'This offer needs the transaction code');
-  const { dpop } = options;
+  const { dpop, walletAttestation } = options;
+  const retrieve = () =>
+    client(context, 'ISSUER_UNREACHABLE', dpop?.key, walletAttestation).retrievePreAuthorizedCodeAccessTokenFromOffer({
+      credentialOffer: issuance.offer,
+      issuerMetadata: issuance.issuerMetadata,
+      ...(issuance.txCode && txCode ? { txCode } : {}),
+      ...(dpop ? { dpop: dpopOptions(dpop) } : {}),
+    });
   try {
-    const answer = await client(context, 'ISSUER_UNREACHABLE', dpop?.key).retrievePreAuthorizedCodeAccessTokenFromOffer(
-      {
-        credentialOffer: issuance.offer,
-        issuerMetadata: issuance.issuerMetadata,
-        ...(issuance.txCode && txCode ? { txCode } : {}),
-        ...(dpop ? { dpop: dpopOptions(dpop) } : {}),
-      },
-    );
+    let answer: Awaited<ReturnType<typeof retrieve>>;
+    try {
+      answer = await retrieve();
+    } catch (err) {
+      // A challenge that went stale between its fetch and the request: once more, with a fresh one.
+      const remote = remoteErrorOf((err as { errorResponse?: unknown }).errorResponse);
+      if (!walletAttestation || remote?.error !== 'use_attestation_challenge') throw err;
+      answer = await retrieve();
+    }
     if (dpop) {
       if (answer.accessTokenResponse.token_type.toLowerCase() !== 'dpop') {
         throw new HolderError('ISSUER_ERROR', 'The issuer did not bind the access token to the DPoP key');
@@ -331,12 +349,15 @@ export async function createKeyProof(
   key: HolderKey,
   nonce: string | undefined,
   context: HolderContext = {},
+  /** A key attestation of `key` from the wallet provider (OpenID4VCI 1.0 Appendix D), sent in the proof header. */
+  keyAttestation?: string,
 ): Promise<string> {
   try {
     const { jwt } = await client(context, 'ISSUER_UNREACHABLE', key).createCredentialRequestJwtProof({
       issuerMetadata: issuance.issuerMetadata,
       credentialConfigurationId: issuance.configurationId,
       ...(nonce ? { nonce } : {}),
+      ...(keyAttestation ? { keyAttestationJwt: keyAttestation } : {}),
       signer: { method: 'jwk', alg: key.signer.alg, publicJwk: key.publicJwk as never },
     });
     return jwt;
@@ -513,6 +534,10 @@ export interface RequestCredentialOptions {
   batchSize?: number;
   /** Makes the key of each further batch instance (default createHolderKey): the caller keeps them. */
   createKey?: () => Promise<HolderKey>;
+  /** The wallet provider's attestation of this wallet instance, sent with the token request. */
+  walletAttestation?: WalletAttestation;
+  /** The wallet provider's key attestation of `key`, sent in the header of that key's proof. */
+  keyAttestation?: string;
 }
 
 /**
@@ -540,12 +565,18 @@ export async function requestCredential(
   const keys = [options.key, ...(await Promise.all(Array.from({ length: size - 1 }, () => createKey())))];
   const token = await requestAccessToken(
     issuance,
-    { ...(options.txCode !== undefined ? { txCode: options.txCode } : {}), ...(dpop ? { dpop } : {}) },
+    {
+      ...(options.txCode !== undefined ? { txCode: options.txCode } : {}),
+      ...(dpop ? { dpop } : {}),
+      ...(options.walletAttestation ? { walletAttestation: options.walletAttestation } : {}),
+    },
     context,
   );
   let nonce = await requestNonce(issuance.issuerMetadata, str(token.c_nonce), context);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const proofs = await Promise.all(keys.map((key) => createKeyProof(issuance, key, nonce, context)));
+    const proofs = await Promise.all(keys.map((key) =>
+        createKeyProof(issuance, key, nonce, context, key === options.key ? options.keyAttestation : undefined),
+      ));
     const answer = await postCredentialRequest(issuance, token.access_token, proofs, context, dpop);
     if ('credentials' in answer) {
       const instances = await boundInstances(answer.credentials, keys);

@@ -114,6 +114,11 @@ export function fetchOf(target: Target): typeof fetch {
     const more: Record<string, string> = {};
     const dpop = headers.get('dpop');
     if (dpop) more.dpop = dpop;
+    // Wallet attestation (Attestation-Based Client Authentication): the attestation and its PoP too.
+    for (const name of ['oauth-client-attestation', 'oauth-client-attestation-pop']) {
+      const value = headers.get(name);
+      if (value) more[name] = value;
+    }
     const authorization = headers.get('authorization');
     if (authorization && !bearer) more.authorization = authorization;
     const answer = await http(url, {

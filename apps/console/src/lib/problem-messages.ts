@@ -22,6 +22,7 @@ export const problemMessageKeys = {
   [ProblemCode.WEBHOOK_LIMIT_REACHED]: 'integrations.webhooks.errors.limit',
   [ProblemCode.WEBHOOK_DISABLED]: 'integrations.webhooks.testDisabled',
   [ProblemCode.TRUST_ANCHOR_LIMIT_REACHED]: 'trustAnchors.errors.limit',
+  [ProblemCode.WALLET_PROVIDER_LIMIT_REACHED]: 'walletProviders.errors.limit',
 } as const satisfies { readonly [Code in ProblemCode]?: string };
 
 export type ExplainedProblemCode = keyof typeof problemMessageKeys;

@@ -34,5 +34,26 @@ export function presentCredential(
     expired_at: iso(context.offerExpiresAt),
     emailed_at: iso(row.emailedAt),
     connect_url: `${context.publicUrl}/connect/credential/${row.id}`,
+    // Which wallet provider vouched for the holder's wallet and key (recorded when it claimed the credential).
+    wallet_attestation: row.walletAttestation
+      ? {
+          provider_id: row.walletProviderId ?? null,
+          provider_name: row.walletAttestation.provider_name,
+          client_id: row.walletAttestation.client_id,
+          wallet_name: row.walletAttestation.wallet_name,
+          certificate_subject: row.walletAttestation.certificate_subject,
+          verified_at: row.walletAttestation.verified_at,
+        }
+      : null,
+    key_attestation: row.keyAttestation
+      ? {
+          provider_id: row.keyAttestation.provider_id,
+          provider_name: row.keyAttestation.provider_name,
+          certificate_subject: row.keyAttestation.certificate_subject,
+          key_storage: row.keyAttestation.key_storage,
+          user_authentication: row.keyAttestation.user_authentication,
+          verified_at: row.keyAttestation.verified_at,
+        }
+      : null,
   };
 }

@@ -39,8 +39,11 @@ export function issuerPolicyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             '`dpop_required`: the OpenID4VCI token endpoint refuses a request without a DPoP proof (RFC 9449) with ' +
             '`invalid_dpop_proof`, so every access token is bound to the wallet key (`token_type` `DPoP`) and is ' +
             'refused at the credential endpoint without a matching proof. Wallets that send DPoP get bound tokens ' +
-            'whatever the policy. `wallet_attestation_required`: wallet attestation is a later part of HAIP support ' +
-            'and is not checked yet, so `true` is refused with 422 ISSUER_POLICY_WALLET_ATTESTATION_UNAVAILABLE. ' +
+            'whatever the policy. `wallet_attestation_required`: the token endpoint refuses a request without a wallet ' +
+            'attestation (`OAuth-Client-Attestation` + `OAuth-Client-Attestation-PoP`, OAuth 2.0 Attestation-Based ' +
+            "Client Authentication) signed under one of the organization's trusted wallet providers " +
+            '(`/api/wallet-providers`) with `invalid_client` (401). Wallets that send a valid attestation have it ' +
+            'recorded on the credential whatever the policy; an invalid one is always refused. ' +
             'A change is recorded in the activity log (`organization.issuer_policy_changed`).',
           params: zIdParams,
           body: zUpdateIssuerPolicyRequest,

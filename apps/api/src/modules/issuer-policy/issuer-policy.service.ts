@@ -1,6 +1,5 @@
 import type { UpdateIssuerPolicyRequest } from '@cp/contracts';
 import type { Database } from '@cp/db';
-import { AppError } from '../../errors/app-error.ts';
 import { recordAuditEvent } from '../audit-events/audit-events.service.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import * as repository from './issuer-policy.repository.ts';
@@ -30,9 +29,9 @@ export async function getIssuerPolicy(db: Database, scope: MemberScope): Promise
 }
 
 /**
- * Sets the policy (admins; the route checks the role). Wallet attestation is refused while this issuer cannot
- * check attestations: a stored `true` would read as protection that does not exist. A change is recorded in the
- * activity log with the policy as it now stands.
+ * Sets the policy (admins; the route checks the role). Requiring wallet attestation with no trusted wallet
+ * provider is allowed (the console says so): every token request is then refused until one is added. A change
+ * is recorded in the activity log with the policy as it now stands.
  */
 export async function updateIssuerPolicy(
   db: Database,
@@ -40,13 +39,6 @@ export async function updateIssuerPolicy(
   input: UpdateIssuerPolicyRequest,
 ): Promise<IssuerPolicy> {
   const organization = await organizationsService.getOrganization(db, scope);
-  if (input.wallet_attestation_required) {
-    throw new AppError('ISSUER_POLICY_WALLET_ATTESTATION_UNAVAILABLE', {
-      detail:
-        'Wallet attestation (HAIP 1.0) is not checked by this issuer yet, so it cannot be required: ' +
-        'requiring it now would protect nothing. Leave wallet_attestation_required false.',
-    });
-  }
   return db.transaction(async (tx) => {
     const before = await findIssuerPolicy(tx, scope.organizationId);
     const values = { dpopRequired: input.dpop_required, walletAttestationRequired: input.wallet_attestation_required };

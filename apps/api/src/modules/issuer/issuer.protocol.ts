@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isOAuthErrorCode } from '@cp/contracts';
-import { publicJwk, resolveDidKeyReference, verifyJwtSignature } from '@cp/credentials';
+import { publicJwk, resolveDidKeyReference, verifyJwtSignature, x5cLeafJwk } from '@cp/credentials';
 import {
   type CallbackContext,
   clientAuthenticationAnonymous,
@@ -25,10 +25,19 @@ export const PROOF_ALG = 'ES256';
 
 /**
  * The holder's key of a proof JWT (OpenID4VCI 1.0 Appendix F.1): a public `jwk` in the header, or a `kid` that
- * is a did:jwk / did:key URL (resolved locally, never over the network). `x5c`, federation and attested keys
- * are not something this issuer announces, so they are refused.
+ * is a did:jwk / did:key URL (resolved locally, never over the network). An `x5c` or federation holder key is
+ * not something this issuer announces, so it is refused. The same callback checks the signature of a key
+ * attestation the proof carries (Appendix D), which the library verifies along with the proof.
  */
 const verifyHolderProofJwt: VerifyJwtCallback = async (signer, { header, compact }) => {
+  // A key attestation in the proof header (Appendix D): its signature by its x5c leaf here; whether a trusted
+  // wallet provider vouches for that certificate is decided by key-attestation.ts once the proof is verified.
+  if ((header.typ === 'key-attestation+jwt' || header.typ === 'keyattestation+jwt') && signer.method === 'x5c') {
+    if (header.alg !== PROOF_ALG) throw new Error(`The key attestation must be signed with ${PROOF_ALG}.`);
+    const jwk = await x5cLeafJwk(signer.x5c);
+    if (!(await verifyJwtSignature(compact, jwk))) return { verified: false };
+    return { verified: true, signerJwk: jwk as Jwk };
+  }
   if (header.typ !== PROOF_TYP) throw new Error(`Only ${PROOF_TYP} key proofs are accepted.`);
   if (header.alg !== PROOF_ALG) throw new Error(`The proof must be signed with ${PROOF_ALG}.`);
   let jwk: JsonWebKey;

@@ -1,5 +1,12 @@
-import { type Database, runStatement, schema, statement } from '@cp/db';
-import { and, eq, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import {
+  type Database,
+  type KeyAttestationRecord,
+  runStatement,
+  schema,
+  statement,
+  type WalletAttestationRecord,
+} from '@cp/db';
+import { and, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 
 const { credentialOffers, credentials } = schema;
 
@@ -60,6 +67,52 @@ export async function redeemOffer(db: Database, offerId: string, accessTokenHash
     )
     .returning({ id: credentialOffers.id });
   return rows.length === 1;
+}
+
+/**
+ * The wallet attestation verified at the token step, on the credential of the offer the access token was just
+ * issued for (the offer row names it by the token's hash): which wallet provider vouched for the holder's wallet.
+ */
+export async function recordWalletAttestation(
+  db: Database,
+  organizationId: string,
+  accessTokenHash: string,
+  walletProviderId: string,
+  record: WalletAttestationRecord,
+) {
+  await db
+    .update(credentials)
+    .set({ walletProviderId, walletAttestation: record })
+    .where(
+      and(
+        eq(credentials.organizationId, organizationId),
+        inArray(
+          credentials.id,
+          db
+            .select({ id: credentialOffers.credentialId })
+            .from(credentialOffers)
+            .where(
+              and(
+                eq(credentialOffers.organizationId, organizationId),
+                eq(credentialOffers.accessTokenHash, accessTokenHash),
+              ),
+            ),
+        ),
+      ),
+    );
+}
+
+/** The key attestation verified with the holder key's proof, on the credential just claimed. */
+export async function recordKeyAttestation(
+  db: Database,
+  organizationId: string,
+  credentialId: string,
+  record: KeyAttestationRecord,
+) {
+  await db
+    .update(credentials)
+    .set({ keyAttestation: record })
+    .where(and(eq(credentials.organizationId, organizationId), eq(credentials.id, credentialId)));
 }
 
 // ---- the wallet's hot path: hand-written statements, one per step where the rules allow ----------------

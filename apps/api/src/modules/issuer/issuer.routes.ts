@@ -9,6 +9,13 @@ import { findIssuerPolicy } from '../issuer-policy/issuer-policy.service.ts';
 import { issuerUrl } from '../organization-keys/identifiers.ts';
 import { authorizeCredentialRequest, checkTokenRequestDpop, createDpopNonce, type DpopDeps } from './dpop.ts';
 import * as issuerService from './issuer.service.ts';
+import {
+  ATTESTATION_CHALLENGE_HEADER,
+  ATTESTATION_HEADER,
+  ATTESTATION_POP_HEADER,
+  checkTokenRequestWalletAttestation,
+  createAttestationChallenge,
+} from './wallet-attestation.ts';
 
 const zOrgParams = z.object({ id: z.uuid() });
 const zOfferParams = z.object({ id: z.uuid(), offerId: z.uuid() });
@@ -34,6 +41,8 @@ const zTokenRequest = z
   .object({
     grant_type: z.string().min(1).max(200),
     'pre-authorized_code': z.string().min(1).max(200).optional(),
+    // Optional for the pre-authorized code grant; when sent with a wallet attestation, its `sub`.
+    client_id: z.string().min(1).max(500).optional(),
     tx_code: z.string().min(1).max(100).optional(),
     user_pin: z.string().min(1).max(100).optional(),
   })
@@ -77,6 +86,7 @@ function protocolHttp(request: FastifyRequest) {
 export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
   const deps = ctx.deps.issuer;
   const dpopDeps: DpopDeps = { db: deps.db, offerCodeKey: deps.credentials.offerCodeKey };
+  const attestationDeps = dpopDeps;
   /** An endpoint's public URL, as the metadata announces it: what DPoP proofs name as `htu` (RFC 9449 §4.3). */
   const endpointUrl = (id: string, endpoint: 'token' | 'credential') => `${issuerUrl(deps.publicUrl, id)}/${endpoint}`;
   // Token, nonce and credential endpoints: a stricter per-address limit (RATE_LIMIT_ISSUER_PER_MINUTE).
@@ -86,9 +96,10 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     // Wallets may run in a browser on another origin: the issuer endpoints are public and cookie-free.
     publicCors(app, {
       methods: ['GET', 'POST', 'OPTIONS'],
-      allowedHeaders: ['authorization', 'content-type', 'dpop'],
-      // A wallet in a browser must read the DPoP nonce and the DPoP challenge (RFC 9449 §8, §7.1).
-      exposedHeaders: ['dpop-nonce', 'www-authenticate'],
+      allowedHeaders: ['authorization', 'content-type', 'dpop', ATTESTATION_HEADER, ATTESTATION_POP_HEADER],
+      // A wallet in a browser must read the DPoP nonce and the DPoP challenge (RFC 9449 §8, §7.1), and the
+      // attestation challenge that comes with `use_attestation_challenge`.
+      exposedHeaders: ['dpop-nonce', 'www-authenticate', ATTESTATION_CHALLENGE_HEADER],
     });
     // Failures of these routes are OAuth errors `{error, error_description}` (RFC 6749 §5.2), not problem+json.
     registerOAuthErrorHandler(app);
@@ -122,7 +133,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       return offer;
     });
 
-    for (const path of ['/orgs/:id/token', '/orgs/:id/nonce', '/orgs/:id/credential']) {
+    for (const path of ['/orgs/:id/token', '/orgs/:id/nonce', '/orgs/:id/challenge', '/orgs/:id/credential']) {
       app.options(path, async (_request, reply) => reply.status(204).send());
     }
 
@@ -147,7 +158,19 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
           { url: endpointUrl(id, 'token'), headers: http.headers },
           async () => (await findIssuerPolicy(deps.db, id)).dpopRequired,
         );
-        const answer = await issuerService.exchangePreAuthorizedCode(deps, id, { body: request.body, http, dpopJkt });
+        // OAuth 2.0 Attestation-Based Client Authentication: checked whenever sent, required by the policy.
+        const walletAttestation = await checkTokenRequestWalletAttestation(
+          attestationDeps,
+          id,
+          { issuer: issuerUrl(deps.publicUrl, id), headers: http.headers, clientId: request.body.client_id },
+          async () => (await findIssuerPolicy(deps.db, id)).walletAttestationRequired,
+        );
+        const answer = await issuerService.exchangePreAuthorizedCode(deps, id, {
+          body: request.body,
+          http,
+          dpopJkt,
+          walletAttestation,
+        });
         // RFC 9449 §8.2: the nonce for the wallet's next proof (the credential request), saving it a retry.
         if (dpopJkt) reply.header('dpop-nonce', createDpopNonce(dpopDeps, id));
         return reply.header('cache-control', 'no-store').send(answer);
@@ -160,6 +183,18 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       { ...limited, bodyLimit: 4 * 1024, schema: { params: zOrgParams } },
       async (request, reply) =>
         reply.header('cache-control', 'no-store').send(await issuerService.issueNonce(deps, request.params.id)),
+    );
+
+    // OAuth 2.0 Attestation-Based Client Authentication §Challenges: a fresh challenge for the attestation PoP.
+    app.post(
+      '/orgs/:id/challenge',
+      { ...limited, bodyLimit: 4 * 1024, schema: { params: zOrgParams } },
+      async (request, reply) => {
+        await issuerService.authorizationServerMetadata(deps, request.params.id); // 404 for an unknown issuer
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ attestation_challenge: createAttestationChallenge(attestationDeps, request.params.id) });
+      },
     );
 
     app.post(

@@ -27,11 +27,17 @@ import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import { bindAccessToken, DPOP_ALG } from './dpop.ts';
 import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
+import { checkKeyAttestation } from './key-attestation.ts';
 import {
   credentialResponseEncryptionMetadata,
   encryptCredentialResponse,
   parseResponseEncryption,
 } from './response-encryption.ts';
+import {
+  ATTEST_JWT_CLIENT_AUTH,
+  CLIENT_ATTESTATION_ALG,
+  type VerifiedWalletAttestation,
+} from './wallet-attestation.ts';
 
 export const PRE_AUTHORIZED_GRANT = preAuthorizedCodeGrantIdentifier;
 const ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -221,7 +227,12 @@ function buildAuthorizationServerMetadata(deps: IssuerDeps, organizationId: stri
     grant_types_supported: [PRE_AUTHORIZED_GRANT],
     'pre-authorized_grant_anonymous_access_supported': true,
     response_types_supported: [],
-    token_endpoint_auth_methods_supported: ['none'],
+    // OAuth 2.0 Attestation-Based Client Authentication §AS metadata: wallet attestations are accepted
+    // (required by the organization's issuer policy), with a challenge endpoint for their PoP.
+    token_endpoint_auth_methods_supported: ['none', ATTEST_JWT_CLIENT_AUTH],
+    challenge_endpoint: `${issuer}/challenge`,
+    client_attestation_signing_alg_values_supported: [CLIENT_ATTESTATION_ALG],
+    client_attestation_pop_signing_alg_values_supported: [CLIENT_ATTESTATION_ALG],
     // RFC 9449 §5.1: DPoP-bound tokens (always offered; required by the organization's issuer policy).
     dpop_signing_alg_values_supported: [DPOP_ALG],
   });
@@ -251,6 +262,8 @@ export interface ProtocolRequest {
   http: RequestLike;
   /** The thumbprint of the verified DPoP proof's key (dpop.ts): the token is bound to it (RFC 9449 §5). */
   dpopJkt?: string | undefined;
+  /** The verified wallet attestation (wallet-attestation.ts), recorded on the credential once the code is redeemed. */
+  walletAttestation?: VerifiedWalletAttestation | undefined;
 }
 
 /**
@@ -282,6 +295,7 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
     if (
       await repository.redeemOpenOffer(deps.db, organizationId, codeHash, sha256(accessToken), expiresAt, new Date())
     ) {
+      await recordWalletAttestation(deps, organizationId, accessToken, request.walletAttestation);
       return tokenResponse(accessToken, request.dpopJkt);
     }
   }
@@ -324,7 +338,25 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
   if (!(await repository.redeemOffer(deps.db, offer.id, sha256(accessToken), expiresAt))) {
     throw new OAuthError('invalid_grant', 'The pre-authorized code was already used.');
   }
+  await recordWalletAttestation(deps, organizationId, accessToken, request.walletAttestation);
   return tokenResponse(accessToken, request.dpopJkt);
+}
+
+/** Which wallet provider vouched for the wallet that redeemed the offer, on its credential (for operators). */
+async function recordWalletAttestation(
+  deps: IssuerDeps,
+  organizationId: string,
+  accessToken: string,
+  attestation: VerifiedWalletAttestation | undefined,
+) {
+  if (!attestation) return;
+  await repository.recordWalletAttestation(
+    deps.db,
+    organizationId,
+    sha256(accessToken),
+    attestation.providerId,
+    attestation.record,
+  );
 }
 
 /** RFC 6749 §5.1. An opaque token, stored as its hash (the library's own makes signed JWT access tokens). */
@@ -503,6 +535,12 @@ export async function requestCredential(
     await Promise.all(jwts.map((jwt) => checkProof(deps, organizationId, issuerMetadata, jwt))),
   );
   const jwk = jwks[0] as JsonWebKey;
+  // OpenID4VCI 1.0 Appendix D: a key attestation in a proof, vouched for by a trusted wallet provider (each proof
+  // that carries one is checked; the first is recorded with the credential).
+  const keyAttestations = await Promise.all(
+    jwts.map((jwt, i) => checkKeyAttestation(deps.db, organizationId, jwt, jwks[i] as JsonWebKey)),
+  );
+  const keyAttestation = keyAttestations.find((record) => record !== undefined);
   if (credential.revokedAt || credential.deletedAt || credential.offerRevokedAt) {
     throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
   }
@@ -564,6 +602,7 @@ export async function requestCredential(
     sdJwt,
     ...(await Promise.all(slots.map((slot, i) => issueInstance(jwks[i + 1] as JsonWebKey, slot)))),
   ];
+  if (keyAttestation) await repository.recordKeyAttestation(deps.db, organizationId, credential.id, keyAttestation);
   if (claimed.claimedAt && claimed.notify) {
     await enqueueWebhookEvent(deps.credentials.webhooks, {
       organizationId,

@@ -230,6 +230,14 @@ export const routes: RouteObject[] = [
                 ),
               },
               {
+                path: 'wallet-providers',
+                ...lazyRoute(
+                  () => import('../../features/wallet-providers/components/wallet-providers-page.tsx'),
+                  (m) => m.WalletProvidersPage,
+                  loadWorkspacePagesMessages,
+                ),
+              },
+              {
                 path: 'integrations',
                 ...lazyRoute(
                   () => import('../../features/integrations/components/integrations-page.tsx'),

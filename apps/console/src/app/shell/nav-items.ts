@@ -7,6 +7,7 @@ import GroupOutlined from '@mui/icons-material/GroupOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import IntegrationInstructionsOutlined from '@mui/icons-material/IntegrationInstructionsOutlined';
 import SchemaOutlined from '@mui/icons-material/SchemaOutlined';
+import VerifiedUserOutlined from '@mui/icons-material/VerifiedUserOutlined';
 import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlined';
 
 export interface NavItem {
@@ -15,6 +16,7 @@ export interface NavItem {
     | 'schemas'
     | 'verifications'
     | 'trust-anchors'
+    | 'wallet-providers'
     | 'integrations'
     | 'organization'
     | 'members'
@@ -57,6 +59,15 @@ export const NAV_ITEMS: NavItem[] = [
     icon: AccountTreeOutlined,
     to: () => '/trust-anchors',
     matches: under('/trust-anchors'),
+    organizationAdminOnly: true,
+  },
+  {
+    // The wallet providers whose wallet and key attestations the organization's issuer trusts.
+    key: 'wallet-providers',
+    labelKey: 'walletProviders.nav',
+    icon: VerifiedUserOutlined,
+    to: () => '/wallet-providers',
+    matches: under('/wallet-providers'),
     organizationAdminOnly: true,
   },
   {

@@ -110,6 +110,7 @@ describe('the side menu by role', { timeout: 30_000 }, () => {
         'nav-schemas',
         'nav-verifications',
         'nav-trust-anchors',
+        'nav-wallet-providers',
         'nav-integrations',
         'nav-organization',
         'nav-members',

@@ -7,7 +7,7 @@ import { type MessageTree, mergeMessages } from '../message-tree.ts';
 export const messages: MessageTree = mergeMessages(
   {},
   import.meta.glob<MessageTree>(
-    '../../features/{activity,credential-schemas,integrations,members,trust-anchors,verifications}/locales/en.json',
+    '../../features/{activity,credential-schemas,integrations,members,trust-anchors,verifications,wallet-providers}/locales/en.json',
     { eager: true, import: 'default' },
   ),
 );

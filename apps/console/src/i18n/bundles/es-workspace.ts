@@ -12,7 +12,7 @@ export const messages: MessageTree = mergeMessages(
   import.meta.glob<MessageTree>(
     [
       '../../features/*/locales/es.json',
-      '!../../features/{connect,activity,credential-schemas,integrations,members,trust-anchors,verifications}/locales/es.json',
+      '!../../features/{connect,activity,credential-schemas,integrations,members,trust-anchors,verifications,wallet-providers}/locales/es.json',
     ],
     { eager: true, import: 'default' },
   ),

@@ -12,7 +12,7 @@ export const messages: MessageTree = mergeMessages(
   import.meta.glob<MessageTree>(
     [
       '../../features/*/locales/ko.json',
-      '!../../features/{connect,activity,credential-schemas,integrations,members,trust-anchors,verifications}/locales/ko.json',
+      '!../../features/{connect,activity,credential-schemas,integrations,members,trust-anchors,verifications,wallet-providers}/locales/ko.json',
     ],
     { eager: true, import: 'default' },
   ),

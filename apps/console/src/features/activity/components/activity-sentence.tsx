@@ -19,6 +19,8 @@ export function targetPath(event: AuditEvent, organizationId: string): string | 
       return '/integrations';
     case 'trust_anchor':
       return '/trust-anchors';
+    case 'wallet_provider':
+      return '/wallet-providers';
     case 'organization':
     case 'kyb_application':
       return `/organization/${organizationId}`;

@@ -215,6 +215,26 @@ export function CredentialDetailDialog({
             {shown.expired_at && (
               <Row label={t('issuing.detail.expires')}>{formatDateTime(shown.expired_at, i18n.language)}</Row>
             )}
+            {/* Which trusted wallet provider vouched for the holder's wallet and key when it was claimed. */}
+            {shown.wallet_attestation && (
+              <Row label={t('issuing.detail.walletAttestation')}>
+                <span data-testid="credential-wallet-attestation">
+                  {shown.wallet_attestation.wallet_name
+                    ? t('issuing.detail.walletAttestationNamed', {
+                        provider: shown.wallet_attestation.provider_name,
+                        wallet: shown.wallet_attestation.wallet_name,
+                      })
+                    : shown.wallet_attestation.provider_name}
+                </span>
+              </Row>
+            )}
+            {shown.key_attestation && (
+              <Row label={t('issuing.detail.keyAttestation')}>
+                <span data-testid="credential-key-attestation">
+                  {[shown.key_attestation.provider_name, ...(shown.key_attestation.key_storage ?? [])].join(' · ')}
+                </span>
+              </Row>
+            )}
             <Divider sx={{ my: 1.5 }} />
             <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
               {t('issuing.detail.emails')}

@@ -12,6 +12,22 @@ const second = credential('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', {
   recipient: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
   claimed_at: '2026-03-02T10:00:00Z',
   emailed_at: '2026-03-01T10:05:00Z',
+  wallet_attestation: {
+    provider_id: '99999999-9999-4999-8999-999999999999',
+    provider_name: 'Example Wallet',
+    client_id: 'https://wallet.example',
+    wallet_name: 'Example Wallet for Android',
+    certificate_subject: 'CN=Example Wallet Attestation Signer',
+    verified_at: '2026-03-02T10:00:00Z',
+  },
+  key_attestation: {
+    provider_id: '99999999-9999-4999-8999-999999999999',
+    provider_name: 'Example Wallet',
+    certificate_subject: 'CN=Example Wallet Attestation Signer',
+    key_storage: ['iso_18045_high'],
+    user_authentication: null,
+    verified_at: '2026-03-02T10:00:00Z',
+  },
 });
 const membership = schema('22222222-2222-4222-8222-222222222222', 'Membership');
 /** The platform's Work Certificate schema, stored in English. */
@@ -193,6 +209,13 @@ describe('CredentialsPage', { timeout: 30_000 }, () => {
     expect(within(detail).getByTestId('credential-claim-member_id').textContent).toBe('M-1');
     expect(within(detail).getByTestId('credential-event-claimed')).toBeTruthy();
     expect(within(detail).getByTestId('credential-delivery').textContent).toBe('E-mail sent');
+    // Which trusted wallet provider vouched for the holder's wallet and key.
+    expect(within(detail).getByTestId('credential-wallet-attestation').textContent).toBe(
+      'Example Wallet (Example Wallet for Android)',
+    );
+    expect(within(detail).getByTestId('credential-key-attestation').textContent).toBe(
+      'Example Wallet · iso_18045_high',
+    );
   });
 
   it('says a credential deleted meanwhile no longer exists, and offers no action on it', async () => {

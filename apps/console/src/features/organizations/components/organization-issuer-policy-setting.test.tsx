@@ -2,6 +2,7 @@ import { zIssuerPolicy, zOrganization } from '@cp/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../i18n/index.ts';
 import { notificationStore } from '../../../lib/notifications.ts';
@@ -54,13 +55,15 @@ afterEach(async () => {
 function renderSetting(value = organization) {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <OrganizationIssuerPolicySetting organization={value} />
+      <MemoryRouter>
+        <OrganizationIssuerPolicySetting organization={value} />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }
 
 describe('OrganizationIssuerPolicySetting', () => {
-  it('lets an admin require DPoP, never sending wallet attestation on', async () => {
+  it('lets an admin require DPoP, keeping wallet attestation as it stands', async () => {
     const user = userEvent.setup({ delay: null });
     renderSetting();
     const dpop = await screen.findByRole('switch', { name: /Require DPoP/ });
@@ -75,11 +78,23 @@ describe('OrganizationIssuerPolicySetting', () => {
     expect(notificationStore.get()?.title).toBe("DPoP is now required to collect this organization's credentials.");
   });
 
-  it('shows wallet attestation as not available yet: its switch cannot be turned on', async () => {
+  it('lets an admin require wallet attestation, keeping DPoP as it stands, and links the wallet providers', async () => {
+    current = zIssuerPolicy.parse({ ...defaults, dpop_required: true, updated_at: '2026-11-26T19:00:00Z' });
+    const user = userEvent.setup({ delay: null });
     renderSetting();
     const attestation = await screen.findByRole('switch', { name: /Require wallet attestation/ });
-    expect((attestation as HTMLInputElement).disabled).toBe(true);
-    expect(screen.getByText('Not available yet')).toBeTruthy();
+    expect((attestation as HTMLInputElement).disabled).toBe(false);
+    await user.click(attestation);
+    await waitFor(() =>
+      expect(puts).toEqual([
+        { body: { dpop_required: true, wallet_attestation_required: true }, identity: organization.id },
+      ]),
+    );
+    await waitFor(() => expect((attestation as HTMLInputElement).checked).toBe(true));
+    expect(notificationStore.get()?.title).toBe(
+      "Wallet attestation is now required to collect this organization's credentials.",
+    );
+    expect(screen.getByTestId('issuer-policy-wallet-providers-link').getAttribute('href')).toBe('/wallet-providers');
   });
 
   it('shows the policy to a member without letting them change it', async () => {
@@ -88,6 +103,9 @@ describe('OrganizationIssuerPolicySetting', () => {
     const dpop = await screen.findByRole('switch', { name: /Require DPoP/ });
     expect((dpop as HTMLInputElement).checked).toBe(true);
     expect((dpop as HTMLInputElement).disabled).toBe(true);
+    const attestation = screen.getByRole('switch', { name: /Require wallet attestation/ });
+    expect((attestation as HTMLInputElement).disabled).toBe(true);
+    expect(screen.queryByTestId('issuer-policy-wallet-providers-link')).toBeNull();
     expect(screen.getByTestId('issuer-policy-admins-only')).toBeTruthy();
   });
 
@@ -100,7 +118,9 @@ describe('OrganizationIssuerPolicySetting', () => {
       await i18n.changeLanguage(language);
       const { unmount } = render(
         <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <OrganizationIssuerPolicySetting organization={organization} />
+          <MemoryRouter>
+            <OrganizationIssuerPolicySetting organization={organization} />
+          </MemoryRouter>
         </QueryClientProvider>,
       );
       expect(await screen.findByRole('switch', { name: label })).toBeTruthy();

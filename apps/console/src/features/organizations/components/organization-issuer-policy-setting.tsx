@@ -2,11 +2,12 @@ import type { Organization } from '@cp/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
-import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
 import { useTranslation } from '../../../i18n/index.ts';
 import { notify } from '../../../lib/notifications.ts';
 import { isOrganizationAdmin } from '../../../lib/organization-role.ts';
@@ -15,25 +16,34 @@ import { useUpdateIssuerPolicy } from '../api/update-issuer-policy.ts';
 
 /**
  * What the organization's issuer demands of wallets when they collect credentials (HAIP 1.0): DPoP-bound
- * access tokens, and wallet attestation, shown as not available yet (the API refuses to require it until it is
- * checked, so nobody believes they are protected). Every member sees it; admins change it.
+ * access tokens, and a wallet attestation of one of the organization's trusted wallet providers (managed on the
+ * wallet providers page, linked for admins). Every member sees it; admins change it.
  */
 export function OrganizationIssuerPolicySetting({ organization }: { organization: Organization }) {
   const { t } = useTranslation();
   const policy = useIssuerPolicy(organization.id);
   const update = useUpdateIssuerPolicy(organization.id);
   const isAdmin = isOrganizationAdmin(organization);
-  const dpopRequired = update.isPending
-    ? Boolean(update.variables?.dpop_required)
-    : Boolean(policy.data?.dpop_required);
+  const shown = update.isPending ? update.variables : policy.data;
+  const dpopRequired = Boolean(shown?.dpop_required);
+  const attestationRequired = Boolean(shown?.wallet_attestation_required);
 
-  const change = async (value: boolean) => {
+  /** PUT replaces the whole policy: the other requirement is sent as it stands. */
+  const change = async (field: 'dpop' | 'attestation', value: boolean) => {
+    const next =
+      field === 'dpop'
+        ? { dpop_required: value, wallet_attestation_required: attestationRequired }
+        : { dpop_required: dpopRequired, wallet_attestation_required: value };
+    const message = {
+      dpop: ['organizations.issuerPolicy.dpopTurnedOn', 'organizations.issuerPolicy.dpopTurnedOff'],
+      attestation: [
+        'organizations.issuerPolicy.attestationTurnedOn',
+        'organizations.issuerPolicy.attestationTurnedOff',
+      ],
+    }[field][value ? 0 : 1]!;
     try {
-      await update.mutateAsync({ dpop_required: value, wallet_attestation_required: false });
-      notify({
-        severity: 'success',
-        title: t(value ? 'organizations.issuerPolicy.dpopTurnedOn' : 'organizations.issuerPolicy.dpopTurnedOff'),
-      });
+      await update.mutateAsync(next);
+      notify({ severity: 'success', title: t(message) });
     } catch {
       notify({ severity: 'error', title: t('organization.updateFailed'), message: t('catalogue.updateOrganization') });
     }
@@ -66,7 +76,7 @@ export function OrganizationIssuerPolicySetting({ organization }: { organization
                   <Switch
                     checked={dpopRequired}
                     disabled={!isAdmin || update.isPending}
-                    onChange={(_, value) => void change(value)}
+                    onChange={(_, value) => void change('dpop', value)}
                     slotProps={{ input: { 'aria-describedby': 'dpop-required-explanation' } }}
                     data-testid="dpop-required-switch"
                     sx={{ mt: -0.75, ml: -1.5 }}
@@ -90,8 +100,9 @@ export function OrganizationIssuerPolicySetting({ organization }: { organization
                 labelPlacement="end"
                 control={
                   <Switch
-                    checked={Boolean(policy.data?.wallet_attestation_required)}
-                    disabled
+                    checked={attestationRequired}
+                    disabled={!isAdmin || update.isPending}
+                    onChange={(_, value) => void change('attestation', value)}
                     slotProps={{ input: { 'aria-describedby': 'wallet-attestation-explanation' } }}
                     data-testid="wallet-attestation-required-switch"
                     sx={{ mt: -0.75, ml: -1.5 }}
@@ -99,10 +110,7 @@ export function OrganizationIssuerPolicySetting({ organization }: { organization
                 }
                 label={
                   <Box>
-                    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                      <Typography variant="subtitle2">{t('organizations.issuerPolicy.attestationLabel')}</Typography>
-                      <Chip size="small" label={t('organizations.issuerPolicy.notAvailableYet')} />
-                    </Box>
+                    <Typography variant="subtitle2">{t('organizations.issuerPolicy.attestationLabel')}</Typography>
                     <Typography
                       id="wallet-attestation-explanation"
                       variant="body2"
@@ -110,6 +118,17 @@ export function OrganizationIssuerPolicySetting({ organization }: { organization
                     >
                       {t('organizations.issuerPolicy.attestationExplanation')}
                     </Typography>
+                    {isAdmin && (
+                      <Link
+                        component={RouterLink}
+                        to="/wallet-providers"
+                        variant="body2"
+                        sx={{ fontWeight: 600, display: 'inline-block', mt: 0.5 }}
+                        data-testid="issuer-policy-wallet-providers-link"
+                      >
+                        {t('organizations.issuerPolicy.attestationProviders')}
+                      </Link>
+                    )}
                   </Box>
                 }
               />

@@ -25,8 +25,8 @@ import { useId, useRef, useState } from 'react';
 import { Controller, type UseFormReturn, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { readCertificateFile } from '../../../lib/certificate-file.ts';
 import { problemMessageKeys } from '../../../lib/problem-messages.ts';
-import { readCertificateFile } from './pem-file.ts';
 
 export interface TrustAnchorFormValues {
   kind: TrustAnchorKind;

@@ -10,8 +10,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { ResponsiveTable, type ResponsiveTableColumn } from '../../../components/responsive-table.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
+import { formatFingerprint } from '../../../lib/certificate-file.ts';
 import { useCopyToClipboard } from '../../../lib/use-copy-to-clipboard.ts';
-import { formatFingerprint } from './pem-file.ts';
 
 const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 } as const;
 /** An anchor that expires within this many days is flagged: its issuers will be refused after that. */
