@@ -574,9 +574,11 @@ export async function requestCredential(
   );
   let nonce = await requestNonce(issuance.issuerMetadata, str(token.c_nonce), context);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const proofs = await Promise.all(keys.map((key) =>
+    const proofs = await Promise.all(
+      keys.map((key) =>
         createKeyProof(issuance, key, nonce, context, key === options.key ? options.keyAttestation : undefined),
-      ));
+      ),
+    );
     const answer = await postCredentialRequest(issuance, token.access_token, proofs, context, dpop);
     if ('credentials' in answer) {
       const instances = await boundInstances(answer.credentials, keys);
