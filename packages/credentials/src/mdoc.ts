@@ -44,8 +44,6 @@ import type { StatusReference } from './sd-jwt-vc.ts';
  * over the OpenID4VP 1.0 session transcript. Verification: mdoc-verify.ts.
  */
 
-export const MSO_MDOC_FORMAT = 'mso_mdoc';
-
 /**
  * A signing key for COSE: signs the bytes of a Sig_structure (RFC 9052 §4.4). Unlike a JwsSigner, which signs
  * a JWS signing input (text), COSE signs arbitrary bytes. ES256 signatures are r||s (RFC 9053 §2.1).

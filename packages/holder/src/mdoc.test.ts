@@ -1,0 +1,184 @@
+import {
+  buildMdocDcqlQuery,
+  coseSignerFromPrivateJwk,
+  type DcqlQuery,
+  generateEs256KeyPair,
+  isMdocDocTypeOf,
+  issueMdoc,
+  mdocNames,
+  verifyMdocPresentation,
+} from '@cp/credentials';
+import { makeIssuerPki } from '@cp/credentials/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { matchDcqlQuery } from './dcql.ts';
+import { buildMdocDeviceResponse, type ParsedMdoc, parseMdoc } from './mdoc.ts';
+
+const ISS = 'https://issuer.example/orgs/7';
+const { docType: DOC_TYPE, namespace: NS } = mdocNames({ vct: `${ISS}/vct/membership` });
+const REQUEST = {
+  clientId: 'x509_san_dns:verifier.example',
+  nonce: 'nonce-1',
+  responseUri: 'https://verifier.example/response',
+};
+
+let pki: Awaited<ReturnType<typeof makeIssuerPki>>;
+let holder: { privateJwk: JsonWebKey; publicJwk: JsonWebKey };
+let issued: string;
+let parsed: ParsedMdoc;
+
+beforeAll(async () => {
+  pki = await makeIssuerPki(ISS);
+  holder = await generateEs256KeyPair();
+  issued = await issueMdoc({
+    signer: await coseSignerFromPrivateJwk(pki.leaf.key.privateJwk),
+    x5chain: pki.x5c,
+    docType: DOC_TYPE,
+    namespace: NS,
+    attributes: [
+      { name: 'given_name', type: 'TEXT' },
+      { name: 'age', type: 'NUMBER' },
+      { name: 'birth_date', type: 'DATETIME' },
+    ],
+    claims: { given_name: 'Ada', age: 36, birth_date: '1990-12-10' },
+    holderJwk: holder.publicJwk,
+    validUntil: new Date(Date.now() + 86_400_000),
+  });
+  parsed = parseMdoc(issued);
+});
+
+const sdJwt = { vct: 'https://issuer.example/vct/membership', claims: { given_name: 'Ada', age: 36 } };
+
+describe('parseMdoc', () => {
+  it('reads the doctype and every element, without verifying', () => {
+    expect(parsed).toMatchObject({
+      format: 'mso_mdoc',
+      docType: DOC_TYPE,
+      namespaces: { [NS]: { given_name: 'Ada', age: 36, birth_date: '1990-12-10' } },
+      deviceJwk: { kty: 'EC', crv: 'P-256', x: holder.publicJwk.x, y: holder.publicJwk.y },
+    });
+  });
+
+  it('refuses what is not an mdoc', () => {
+    expect(() => parseMdoc('eyJhbGciOiJFUzI1NiJ9')).toThrow(expect.objectContaining({ code: 'CREDENTIAL_INVALID' }));
+  });
+});
+
+describe('DCQL mso_mdoc queries', () => {
+  const query = buildMdocDcqlQuery({
+    id: 'membership',
+    docType: DOC_TYPE,
+    claims: [
+      [NS, 'given_name'],
+      [NS, 'age'],
+    ],
+  });
+
+  it('match an mdoc of the doctype with the elements, never an SD-JWT VC, and give the paths to disclose', () => {
+    expect(matchDcqlQuery(query, [sdJwt, parsed]).get('membership')).toEqual([
+      {
+        queryId: 'membership',
+        credential: parsed,
+        disclose: ['given_name', 'age'],
+        paths: [
+          [NS, 'given_name'],
+          [NS, 'age'],
+        ],
+      },
+    ]);
+  });
+
+  it('do not match another doctype, a missing element or another value', () => {
+    const otherType = buildMdocDcqlQuery({ id: 'q', docType: `${DOC_TYPE}x`, claims: [[NS, 'age']] });
+    expect(matchDcqlQuery(otherType, [parsed]).get('q')).toEqual([]);
+    const missing = buildMdocDcqlQuery({ id: 'q', docType: DOC_TYPE, claims: [[NS, 'nickname']] });
+    expect(matchDcqlQuery(missing, [parsed]).get('q')).toEqual([]);
+    const value: DcqlQuery = {
+      credentials: [
+        {
+          id: 'q',
+          format: 'mso_mdoc',
+          meta: { doctype_value: DOC_TYPE },
+          claims: [{ path: [NS, 'age'], values: [37] }],
+        },
+      ],
+    };
+    expect(matchDcqlQuery(value, [parsed]).get('q')).toEqual([]);
+  });
+
+  it('an SD-JWT VC query does not match an mdoc', () => {
+    const sdJwtQuery: DcqlQuery = { credentials: [{ id: 'q', format: 'dc+sd-jwt', claims: [{ path: ['age'] }] }] };
+    expect(matchDcqlQuery(sdJwtQuery, [parsed]).get('q')).toEqual([]);
+  });
+});
+
+describe('buildMdocDeviceResponse', () => {
+  it('answers a query with a DeviceResponse the verifier accepts, disclosing only the matched elements', async () => {
+    const query = buildMdocDcqlQuery({ id: 'membership', docType: DOC_TYPE, claims: [[NS, 'age']] });
+    const [match] = matchDcqlQuery(query, [parsed]).get('membership') ?? [];
+    const response = await buildMdocDeviceResponse({
+      issuerSigned: issued,
+      paths: match!.paths,
+      signer: await coseSignerFromPrivateJwk(holder.privateJwk),
+      ...REQUEST,
+    });
+    const result = await verifyMdocPresentation(
+      response,
+      {
+        docType: DOC_TYPE,
+        ...REQUEST,
+        requestedClaims: [
+          { name: 'age', path: [NS, 'age'] },
+          { name: 'given_name', path: [NS, 'given_name'] },
+        ],
+      },
+      {
+        trustAnchors: [pki.root.pem],
+        admitIssuer: async (binding, credential) => ({
+          issuer: { admitted: true, reason: 'ANCHOR', detail: 'admitted' },
+          type: { passed: isMdocDocTypeOf(credential.docType, binding.iss) },
+        }),
+        fetchStatusListToken: async () => {
+          throw new Error('no status expected');
+        },
+      },
+    );
+    // given_name was not asked of the holder, so it was not disclosed: only age reaches the verifier.
+    expect(result.checks.filter((c) => !c.passed)).toEqual([
+      { code: 'CLAIMS_DISCLOSED', passed: false, detail: 'Not disclosed: given_name' },
+    ]);
+    expect(result.claims).toEqual({ age: 36 });
+  });
+
+  it('refuses a path that is not [namespace, element]', async () => {
+    await expect(
+      buildMdocDeviceResponse({
+        issuerSigned: issued,
+        paths: [['age']],
+        signer: await coseSignerFromPrivateJwk(holder.privateJwk),
+        ...REQUEST,
+      }),
+    ).rejects.toMatchObject({ code: 'REQUEST_INVALID' });
+  });
+
+  it('refuses an element the mdoc does not have', async () => {
+    await expect(
+      buildMdocDeviceResponse({
+        issuerSigned: issued,
+        paths: [[NS, 'nickname']],
+        signer: await coseSignerFromPrivateJwk(holder.privateJwk),
+        ...REQUEST,
+      }),
+    ).rejects.toMatchObject({ code: 'NO_MATCHING_CREDENTIAL' });
+  });
+
+  it('refuses what is not an mdoc', async () => {
+    await expect(
+      buildMdocDeviceResponse({
+        issuerSigned: 'AAAA',
+        paths: [[NS, 'age']],
+        signer: await coseSignerFromPrivateJwk(holder.privateJwk),
+        ...REQUEST,
+      }),
+    ).rejects.toMatchObject({ code: 'CREDENTIAL_INVALID' });
+  });
+});

@@ -1,0 +1,80 @@
+import {
+  type CoseSigner,
+  type DcqlClaimsQuery,
+  decodeMdoc,
+  MdocError,
+  type OpenId4VpHandoverInput,
+  presentMdoc,
+} from '@cp/credentials';
+import { errorMessage, HolderError } from './errors.ts';
+
+/**
+ * ISO mdoc (`mso_mdoc`) as a holder reads and presents it: the IssuerSigned an issuer returned (OpenID4VCI 1.0
+ * Appendix A.2.4, base64url CBOR) and the DeviceResponse for an OpenID4VP 1.0 `mso_mdoc` query (Appendix B.2),
+ * built by @cp/credentials (presentMdoc). Decoding only: whether the issuer's chain is trusted is the
+ * verifier's decision.
+ */
+
+/** An mdoc as far as DCQL matching and the wallet's screens need it. */
+export interface ParsedMdoc {
+  format: 'mso_mdoc';
+  docType: string;
+  /** Every element the mdoc could disclose, by namespace then identifier (dates as ISO 8601 text). */
+  namespaces: Record<string, Record<string, unknown>>;
+  deviceJwk: JsonWebKey | null;
+  status?: { uri: string; idx: number };
+  validFrom: Date;
+  validUntil: Date;
+}
+
+export function parseMdoc(issuerSigned: string): ParsedMdoc {
+  try {
+    const decoded = decodeMdoc(issuerSigned);
+    return {
+      format: 'mso_mdoc',
+      docType: decoded.docType,
+      namespaces: decoded.namespaces,
+      deviceJwk: decoded.deviceJwk,
+      ...(decoded.status ? { status: decoded.status } : {}),
+      validFrom: decoded.validFrom,
+      validUntil: decoded.validUntil,
+    };
+  } catch (err) {
+    throw new HolderError('CREDENTIAL_INVALID', `The credential is not an mdoc: ${errorMessage(err)}`);
+  }
+}
+
+export interface MdocDeviceResponseInput extends OpenId4VpHandoverInput {
+  /** The IssuerSigned as issued (base64url). */
+  issuerSigned: string;
+  /** The requested elements: DCQL claims paths `[namespace, elementIdentifier]` (OpenID4VP 1.0 §7.2). */
+  paths: DcqlClaimsQuery['path'][];
+  /** The device key: the holder key the mdoc was issued to (its MSO deviceKey). */
+  signer: CoseSigner;
+}
+
+/**
+ * The DeviceResponse (base64url CBOR, the `vp_token` entry for an `mso_mdoc` credential query) disclosing only
+ * the requested elements, device-signed over the OpenID4VP 1.0 session transcript of this request (client_id,
+ * nonce, response_uri, and the thumbprint of the key the response is encrypted to, if it is).
+ */
+export async function buildMdocDeviceResponse(input: MdocDeviceResponseInput): Promise<string> {
+  const disclose: [string, string][] = [];
+  for (const path of input.paths) {
+    const [namespace, element] = path;
+    if (path.length !== 2 || typeof namespace !== 'string' || typeof element !== 'string') {
+      throw new HolderError(
+        'REQUEST_INVALID',
+        `An mdoc claim path is [namespace, element], not ${JSON.stringify(path)}`,
+      );
+    }
+    disclose.push([namespace, element]);
+  }
+  try {
+    return await presentMdoc({ ...input, disclose });
+  } catch (err) {
+    if (err instanceof MdocError && err.code === 'MDOC_ELEMENT_MISSING')
+      throw new HolderError('NO_MATCHING_CREDENTIAL', err.message);
+    throw new HolderError('CREDENTIAL_INVALID', `The mdoc cannot be presented: ${errorMessage(err)}`);
+  }
+}
