@@ -50,7 +50,8 @@ import {
  * - KEY_BINDING: deviceAuth is a deviceSignature (COSE_Sign1, ES256, detached payload) by the MSO's deviceKey
  *   over DeviceAuthentication with this request's OpenID4VP session transcript (client_id, nonce,
  *   response_uri, jwk thumbprint), so a response made for another request or verifier fails here.
- * - CLAIMS_DISCLOSED, RULE: as for SD-JWT VC; claims are addressed `[namespace, elementIdentifier]`.
+ * - CLAIMS_DISCLOSED, RULE: as for SD-JWT VC; claims are addressed `[namespace, elementIdentifier]` and
+ *   only issuer-signed elements count (device-signed elements are the holder's own word and are ignored).
  *
  * Claims are answered only when every issuer and device check passed: otherwise they are nobody's word.
  */
@@ -246,9 +247,13 @@ export async function verifyMdocPresentation(
     fail('TRUSTED_ISSUER', `The issuer certificate does not lead to a trusted anchor (${code}${message(err)})`);
   }
   if (binding) {
-    admission = await deps.admitIssuer(binding, { docType });
-    if (admission.issuer.admitted) pass('TRUSTED_ISSUER', admission.issuer.detail);
-    else fail('TRUSTED_ISSUER', admission.issuer.detail);
+    try {
+      admission = await deps.admitIssuer(binding, { docType });
+      if (admission.issuer.admitted) pass('TRUSTED_ISSUER', admission.issuer.detail);
+      else fail('TRUSTED_ISSUER', admission.issuer.detail);
+    } catch (err) {
+      fail('TRUSTED_ISSUER', `The trust policy could not be applied: ${message(err)}`);
+    }
   }
 
   // ---- What it is, whether it is valid now ----------------------------------------------------------------------

@@ -414,6 +414,36 @@ describe('verifying an mdoc presentation', () => {
       const result = await verify(await present(mdoc));
       expect(failed(result)).toEqual(['ISSUER_SIGNATURE']);
     });
+
+    it('a trust policy that fails is a failed check, not an exception', async () => {
+      const result = await verify(
+        await present(issued),
+        {},
+        {
+          admitIssuer: async () => {
+            throw new Error('database down');
+          },
+        },
+      );
+      expect(failed(result)).toEqual(['TRUSTED_ISSUER', 'CREDENTIAL_TYPE']);
+      expect(detail(result, 'TRUSTED_ISSUER')).toMatch(/database down/);
+      expect(result.claims).toEqual({});
+    });
+
+    it('an issuer the trust policy refuses', async () => {
+      const result = await verify(
+        await present(issued),
+        {},
+        {
+          admitIssuer: async () => ({
+            issuer: { admitted: false, reason: 'NOT_LISTED', detail: 'refused because not listed' },
+            type: { passed: true },
+          }),
+        },
+      );
+      expect(failed(result)).toEqual(['TRUSTED_ISSUER']);
+      expect(result.claims).toEqual({});
+    });
   });
 
   describe('doctype', () => {
@@ -496,6 +526,19 @@ describe('verifying an mdoc presentation', () => {
         },
       );
       expect(failed(result)).toEqual(['STATUS']);
+    });
+
+    it('a status list token for another list', async () => {
+      const otherList = await signStatusListToken({
+        signer: await signerFromPrivateJwk(pki.leaf.key.privateJwk),
+        header: {},
+        uri: `${ISS}/status-lists/2`,
+        lst: encodeStatusList(16, []),
+        ttl: 300,
+      });
+      const result = await verify(await present(issued), {}, { fetchStatusListToken: async () => otherList });
+      expect(failed(result)).toEqual(['STATUS']);
+      expect(detail(result, 'STATUS')).toMatch(/another list/);
     });
 
     it('no status reference: nothing to check', async () => {

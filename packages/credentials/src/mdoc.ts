@@ -96,10 +96,12 @@ export function mdocNames(schema: { vct: string }): MdocNames {
     throw new MdocError('MDOC_INPUT_INVALID', `The vct ${schema.vct} is not a URL`);
   }
   const host = url.hostname.toLowerCase().split('.').filter(Boolean).reverse();
-  const path = url.pathname
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => decodeURIComponent(segment));
+  let path: string[];
+  try {
+    path = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw new MdocError('MDOC_INPUT_INVALID', `The vct ${schema.vct} has a malformed path`);
+  }
   const docType = [...host, ...path].join('.');
   return { docType, namespace: docType };
 }
@@ -143,6 +145,7 @@ export function mdocValueToJson(value: unknown): unknown {
   if (value instanceof DateOnly) return value.toISOString();
   if (value instanceof Date) return `${value.toISOString().split('.')[0]}Z`;
   if (value instanceof Uint8Array) return base64url(value);
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), mdocValueToJson(v)]));
   if (Array.isArray(value)) return value.map(mdocValueToJson);
   return value;
