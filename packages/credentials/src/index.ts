@@ -3,8 +3,6 @@ export * from './dcql.ts';
 export * from './encoding.ts';
 export * from './issuer-trust.ts';
 export * from './jws.ts';
-export * from './mdoc.ts';
-export * from './mdoc-verify.ts';
 export * from './presentation.ts';
 export * from './resolve.ts';
 export * from './sd-jwt-vc.ts';

@@ -1,13 +1,11 @@
+import { buildMdocDcqlQuery, type DcqlQuery, generateEs256KeyPair } from '@cp/credentials';
 import {
-  buildMdocDcqlQuery,
   coseSignerFromPrivateJwk,
-  type DcqlQuery,
-  generateEs256KeyPair,
   isMdocDocTypeOf,
   issueMdoc,
   mdocNames,
   verifyMdocPresentation,
-} from '@cp/credentials';
+} from '@cp/credentials/mdoc';
 import { makeIssuerPki } from '@cp/credentials/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { matchDcqlQuery } from './dcql.ts';

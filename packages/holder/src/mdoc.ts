@@ -1,18 +1,13 @@
-import {
-  type CoseSigner,
-  type DcqlClaimsQuery,
-  decodeMdoc,
-  MdocError,
-  type OpenId4VpHandoverInput,
-  presentMdoc,
-} from '@cp/credentials';
+import type { DcqlClaimsQuery } from '@cp/credentials';
+import { type CoseSigner, decodeMdoc, MdocError, type OpenId4VpHandoverInput, presentMdoc } from '@cp/credentials/mdoc';
 import { errorMessage, HolderError } from './errors.ts';
 
 /**
  * ISO mdoc (`mso_mdoc`) as a holder reads and presents it: the IssuerSigned an issuer returned (OpenID4VCI 1.0
  * Appendix A.2.4, base64url CBOR) and the DeviceResponse for an OpenID4VP 1.0 `mso_mdoc` query (Appendix B.2),
  * built by @cp/credentials (presentMdoc). Decoding only: whether the issuer's chain is trusted is the
- * verifier's decision.
+ * verifier's decision. Imported as `@cp/holder/mdoc` (not from the index), so that @owf/mdoc loads only
+ * where mdocs are received or presented.
  */
 
 /** An mdoc as far as DCQL matching and the wallet's screens need it. */
