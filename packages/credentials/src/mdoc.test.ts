@@ -201,9 +201,10 @@ describe('issuing an mdoc', () => {
     expect(decoded.namespaces[NS]).toMatchObject({ given_name: 'Ada', birth_date: '1990-12-10' });
   });
 
-  it('refuses a claim that is not an attribute of the schema, and a validity that ends before it starts', async () => {
+  it('refuses a claim that is not an attribute of the schema, a validity that ends before it starts, a non-P-256 holder key', async () => {
     await expect(issue({ claims: { ...claims, extra: 'x' } })).rejects.toThrow(/not an attribute/);
     await expect(issue({ validUntil: new Date(Date.now() - day) })).rejects.toThrow(/validity/);
+    await expect(issue({ holderJwk: { kty: 'OKP', crv: 'Ed25519', x: holder.publicJwk.x } })).rejects.toThrow(/P-256/);
   });
 });
 

@@ -212,6 +212,9 @@ export async function issueMdoc(input: IssueMdocInput): Promise<string> {
   const digests = new Map<number, Uint8Array>();
   for (const item of items) digests.set(item.digestId, await sha256(item.encode({ asDataItem: true })));
 
+  // HAIP 1.0: P-256 device keys (the verifier checks ES256 device signatures only).
+  if (input.holderJwk.kty !== 'EC' || input.holderJwk.crv !== 'P-256')
+    throw new MdocError('MDOC_INPUT_INVALID', 'The holder key must be a P-256 EC key');
   const holder = publicJwk(input.holderJwk);
   const mso = MobileSecurityObject.create({
     docType: input.docType,
@@ -221,8 +224,8 @@ export async function issueMdoc(input: IssueMdocInput): Promise<string> {
     validityInfo: ValidityInfo.create({ signed, validFrom, validUntil: input.validUntil }),
   });
   if (input.status) {
-    // @owf/mdoc's MSO has no `status` member yet; its map keeps additional keys when encoding.
-    (mso.decodedStructure as unknown as Map<string, unknown>).set(
+    // @owf/mdoc's MSO has no `status` member yet; its typed map keeps additional keys when encoding.
+    (mso.decodedStructure as unknown as { set(key: string, value: unknown): void }).set(
       'status',
       new Map([
         [
@@ -337,7 +340,8 @@ const field = (value: unknown, name: string): unknown =>
  * a status is present but malformed (a verifier must not read that as "no status").
  */
 export function msoStatus(mso: MobileSecurityObject): StatusReference | null {
-  const status = (mso.decodedStructure as unknown as Map<string, unknown>).get('status');
+  // Not a member of @owf/mdoc's MSO model: read from its typed map, which keeps additional keys.
+  const status = (mso.decodedStructure as unknown as { get(key: string): unknown }).get('status');
   if (status === undefined) return null;
   const list = field(status, 'status_list');
   const idx = field(list, 'idx');
