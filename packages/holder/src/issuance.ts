@@ -155,19 +155,37 @@ export async function resolveIssuerMetadata(
   return metadata;
 }
 
-/** Resolves an offer link and the issuer behind it; refuses what this holder cannot redeem. */
-export async function resolveCredentialOffer(input: string, context: HolderContext = {}): Promise<Issuance> {
+/** The credential formats a holder can ask an offer for: SD-JWT VC, or ISO mdoc (read with `@cp/holder/mdoc`). */
+export type OfferFormat = 'dc+sd-jwt' | 'mso_mdoc';
+
+const formatMatches = (wanted: OfferFormat, format: unknown) =>
+  wanted === 'mso_mdoc' ? format === 'mso_mdoc' : SD_JWT_FORMATS.has(String(format));
+
+/**
+ * Resolves an offer link and the issuer behind it; refuses what this holder cannot redeem. The configuration
+ * redeemed is the offer's first, or with `format` the first the offer lists in that format (an issuer may
+ * offer one credential in several formats, e.g. `dc+sd-jwt` and `mso_mdoc`).
+ */
+export async function resolveCredentialOffer(
+  input: string,
+  context: HolderContext = {},
+  options: { format?: OfferFormat } = {},
+): Promise<Issuance> {
   const offer = await resolveCredentialOfferObject(input, context);
   const grant = offer.grants?.[PRE_AUTHORIZED_GRANT];
   if (!grant) throw new HolderError('OFFER_UNSUPPORTED', 'Only offers with a pre-authorized code are supported');
-  const configurationId = offer.credential_configuration_ids[0];
-  if (!configurationId) return offerInvalid('The offer names no credential configuration');
+  if (!offer.credential_configuration_ids[0]) return offerInvalid('The offer names no credential configuration');
   const issuerMetadata = await resolveIssuerMetadata(offer.credential_issuer, context);
-  const configuration = issuerMetadata.credentialIssuer.credential_configurations_supported[configurationId] as
-    | Record<string, unknown>
-    | undefined;
+  const described = (id: string) =>
+    issuerMetadata.credentialIssuer.credential_configurations_supported[id] as Record<string, unknown> | undefined;
+  const wanted = options.format;
+  const configurationId = wanted
+    ? offer.credential_configuration_ids.find((id) => formatMatches(wanted, described(id)?.format))
+    : offer.credential_configuration_ids[0];
+  if (!configurationId) throw new HolderError('OFFER_UNSUPPORTED', `The offer has no ${wanted} credential`);
+  const configuration = described(configurationId);
   if (!isObject(configuration)) return offerInvalid(`The issuer does not describe ${configurationId}`);
-  if (!SD_JWT_FORMATS.has(String(configuration.format))) {
+  if (!formatMatches(wanted ?? 'dc+sd-jwt', configuration.format)) {
     throw new HolderError('OFFER_UNSUPPORTED', `Credential format ${String(configuration.format)} is not supported`);
   }
   let txCode: TxCodeRequest | undefined;
@@ -481,18 +499,19 @@ export async function postCredentialRequest(
 }
 
 /**
- * Redeems a resolved offer for an SD-JWT VC bound to `key`: token (with the transaction code when the
- * offer asks for one), nonce, key proof, credential (once more with a fresh nonce when the issuer calls
- * the first one stale). The credential must be an SD-JWT VC whose `cnf.jwk` is the holder key.
+ * Redeems a resolved offer for the credential of its configuration, as issued (not read): token (with the
+ * transaction code when the offer asks for one), nonce, key proof with `key`, credential (once more with a fresh
+ * nonce when the issuer calls the first one stale). Reading it is the caller's: requestCredential (SD-JWT VC),
+ * `requestMdocCredential` of `@cp/holder/mdoc`.
  *
  * When the issuer takes DPoP (issuerSupportsDpop), the token is bound to `dpopKey`, or else to a key made for
  * this one request and forgotten after it: never the holder key, so the issuer cannot link requests by it.
  */
-export async function requestCredential(
+export async function requestIssuedCredential(
   issuance: Issuance,
   options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
   context: HolderContext = {},
-): Promise<ReceivedCredential> {
+): Promise<string> {
   const dpop: DpopSession | undefined = issuerSupportsDpop(issuance)
     ? { key: options.dpopKey ?? (await createHolderKey()) }
     : undefined;
@@ -505,16 +524,33 @@ export async function requestCredential(
   for (let attempt = 0; attempt < 2; attempt++) {
     const proof = await createKeyProof(issuance, options.key, nonce, context);
     const answer = await postCredentialRequest(issuance, token.access_token, [proof], context, dpop);
-    if ('credential' in answer) {
-      const parsed = await parseSdJwtVc(answer.credential);
-      if (!isBoundTo(parsed, options.key.publicJwk)) {
-        throw new HolderError('CREDENTIAL_INVALID', 'The credential is not bound to the holder key');
-      }
-      return { credential: answer.credential, parsed };
-    }
+    if ('credential' in answer) return answer.credential;
     nonce = answer.invalidNonce ?? (await requestNonce(issuance.issuerMetadata, undefined, context));
   }
   throw new HolderError('ISSUER_ERROR', 'The issuer refused the key proof twice (invalid_nonce)');
+}
+
+/**
+ * Redeems a resolved offer for an SD-JWT VC bound to `key` (requestIssuedCredential): the credential must be an
+ * SD-JWT VC whose `cnf.jwk` is the holder key.
+ */
+export async function requestCredential(
+  issuance: Issuance,
+  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
+  context: HolderContext = {},
+): Promise<ReceivedCredential> {
+  if (!SD_JWT_FORMATS.has(String(issuance.configuration.format))) {
+    throw new HolderError(
+      'OFFER_UNSUPPORTED',
+      'Not an SD-JWT VC configuration: mdocs are received with @cp/holder/mdoc',
+    );
+  }
+  const credential = await requestIssuedCredential(issuance, options, context);
+  const parsed = await parseSdJwtVc(credential);
+  if (!isBoundTo(parsed, options.key.publicJwk)) {
+    throw new HolderError('CREDENTIAL_INVALID', 'The credential is not bound to the holder key');
+  }
+  return { credential, parsed };
 }
 
 /** resolveCredentialOffer then requestCredential: a holder that accepts whatever it is offered (tests, benchmarks). */

@@ -1,6 +1,11 @@
 import type { DcqlClaimsQuery } from '@cp/credentials';
 import { type CoseSigner, decodeMdoc, MdocError, type OpenId4VpHandoverInput, presentMdoc } from '@cp/credentials/mdoc';
+import { calculateJwkThumbprint } from 'jose';
+import type { HolderContext, HolderKey } from './callbacks.ts';
 import { errorMessage, HolderError } from './errors.ts';
+import { type Issuance, requestIssuedCredential, resolveCredentialOffer } from './issuance.ts';
+import type { PresentationRequest } from './request.ts';
+import { postAuthorizationResponse, type SendOptions } from './response.ts';
 
 /**
  * ISO mdoc (`mso_mdoc`) as a holder reads and presents it: the IssuerSigned an issuer returned (OpenID4VCI 1.0
@@ -72,4 +77,84 @@ export async function buildMdocDeviceResponse(input: MdocDeviceResponseInput): P
       throw new HolderError('NO_MATCHING_CREDENTIAL', err.message);
     throw new HolderError('CREDENTIAL_INVALID', `The mdoc cannot be presented: ${errorMessage(err)}`);
   }
+}
+
+const sameKey = (a: JsonWebKey | null, b: JsonWebKey) =>
+  !!a && a.kty === b.kty && a.crv === b.crv && a.x === b.x && a.y === b.y;
+
+export interface ReceivedMdoc {
+  /** The IssuerSigned as issued (base64url CBOR). */
+  credential: string;
+  parsed: ParsedMdoc;
+}
+
+/**
+ * Redeems a resolved `mso_mdoc` offer configuration (resolveCredentialOffer with `format: 'mso_mdoc'`) for an
+ * mdoc whose MSO deviceKey is the holder key (OpenID4VCI 1.0 Appendix A.2.4).
+ */
+export async function requestMdocCredential(
+  issuance: Issuance,
+  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
+  context: HolderContext = {},
+): Promise<ReceivedMdoc> {
+  if (issuance.configuration.format !== 'mso_mdoc') {
+    throw new HolderError('OFFER_UNSUPPORTED', 'Not an mso_mdoc credential configuration');
+  }
+  const credential = await requestIssuedCredential(issuance, options, context);
+  const parsed = parseMdoc(credential);
+  if (!sameKey(parsed.deviceJwk, options.key.publicJwk)) {
+    throw new HolderError('CREDENTIAL_INVALID', 'The mdoc is not bound to the holder key (deviceKey)');
+  }
+  return { credential, parsed };
+}
+
+/** resolveCredentialOffer (as mdoc) then requestMdocCredential: a holder that takes the mdoc offered (tests). */
+export async function receiveMdocCredential(
+  offerLink: string,
+  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
+  context: HolderContext = {},
+): Promise<ReceivedMdoc> {
+  return requestMdocCredential(
+    await resolveCredentialOffer(offerLink, context, { format: 'mso_mdoc' }),
+    options,
+    context,
+  );
+}
+
+/**
+ * The session transcript inputs of a request (OpenID4VP 1.0 Appendix B.2.6.1): its client_id, nonce and
+ * response_uri, and for an encrypted response (`direct_post.jwt`) the JWK SHA-256 thumbprint of the key it is
+ * encrypted to.
+ */
+export async function mdocHandover(
+  request: PresentationRequest,
+  options: Pick<SendOptions, 'responseMode'> = {},
+): Promise<OpenId4VpHandoverInput> {
+  const encrypted = (options.responseMode ?? request.responseMode) === 'direct_post.jwt' && request.encryption;
+  return {
+    clientId: request.clientId,
+    nonce: request.nonce,
+    responseUri: request.responseUri,
+    ...(encrypted ? { jwkThumbprint: await calculateJwkThumbprint(request.encryption!.jwk, 'sha256') } : {}),
+  };
+}
+
+/**
+ * Answers an `mso_mdoc` credential query: a DeviceResponse for this request (`vp_token` `{<query id>:
+ * [deviceResponse]}`, OpenID4VP 1.0 §8.1, Appendix B.2.4) posted as the request asks (encrypted for
+ * `direct_post.jwt`). Answers the verifier's HTTP response as it is.
+ */
+export async function postMdocPresentation(
+  request: PresentationRequest,
+  selection: { queryId: string; issuerSigned: string; paths: DcqlClaimsQuery['path'][]; signer: CoseSigner },
+  options: SendOptions = {},
+  context: HolderContext = {},
+): Promise<Response> {
+  const deviceResponse = await buildMdocDeviceResponse({
+    ...(await mdocHandover(request, options)),
+    issuerSigned: selection.issuerSigned,
+    paths: selection.paths,
+    signer: selection.signer,
+  });
+  return postAuthorizationResponse(request, { vp_token: { [selection.queryId]: [deviceResponse] } }, options, context);
 }
