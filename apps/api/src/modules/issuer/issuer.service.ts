@@ -1,5 +1,6 @@
 import { brandTextColor, type HolderOrganization, LANGUAGES } from '@cp/contracts';
 import { type AttributeType, encodeStatusList, issueSdJwtVc, signStatusListToken } from '@cp/credentials';
+import { MdocError } from '@cp/credentials/mdoc';
 import type { Database } from '@cp/db';
 import { preAuthorizedCodeGrantIdentifier, type RequestLike } from '@openid4vc/oauth2';
 import { type IssuerMetadataResult, Openid4vciVersion } from '@openid4vc/openid4vci';
@@ -26,6 +27,14 @@ import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import { bindAccessToken, DPOP_ALG } from './dpop.ts';
 import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
+import {
+  issueMdocCredential,
+  MDOC_FORMAT,
+  mdocClaimsMetadata,
+  mdocConfigurationId,
+  mdocCredentialConfiguration,
+  readConfigurationId,
+} from './mdoc-issuance.ts';
 import {
   credentialResponseEncryptionMetadata,
   encryptCredentialResponse,
@@ -94,40 +103,70 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
     // §12.2.4 `display`: the issuer's name and logo ({uri, alt_text}) per language.
     display: LOCALES.map((locale) => ({ name: brand.name, locale, ...logoDisplay(brand, locale) })),
     credential_configurations_supported: Object.fromEntries(
-      schemas.map((record) => [
-        record.schema.slug,
-        {
-          ...credentialConfiguration(deps, organizationId, record.schema.slug),
-          credential_metadata: {
-            // §12.2.4 `credential_metadata.display`: the organization's colour (with the text colour that reads
-            // on it) and logo, so wallets draw its cards in its own look.
-            display: LOCALES.map((locale) => ({
-              name: schemaDisplayName(record.schema, locale),
-              locale,
-              ...cardDisplay(brand, locale),
-            })),
-            claims: record.attributes.map((attribute) => ({
-              path: [attribute.name],
-              display: LOCALES.map((locale) => ({
-                name: attributeDisplayLabel(record.schema, attribute.name, locale),
-                locale,
+      schemas.flatMap((record) => [
+        [
+          record.schema.slug,
+          {
+            ...credentialConfiguration(deps, organizationId, record.schema.slug),
+            credential_metadata: {
+              // §12.2.4 `credential_metadata.display`: the organization's colour (with the text colour that reads
+              // on it) and logo, so wallets draw its cards in its own look.
+              display: cardsDisplay(brand, record.schema),
+              claims: record.attributes.map((attribute) => ({
+                path: [attribute.name],
+                display: claimDisplay(record.schema, attribute.name),
               })),
-            })),
+            },
           },
-        },
+        ],
+        // The same schema as an ISO mdoc (Appendix A.2.2): mdoc-issuance.ts.
+        [
+          mdocConfigurationId(record.schema.slug),
+          {
+            ...configurationOf(deps, organizationId, mdocConfigurationId(record.schema.slug)),
+            credential_metadata: {
+              display: cardsDisplay(brand, record.schema),
+              claims: mdocClaimsMetadata(
+                credentialVct(deps.publicUrl, organizationId, record.schema.slug),
+                record.attributes.map((a) => a.name),
+                (name) => claimDisplay(record.schema, name),
+              ),
+            },
+          },
+        ],
       ]),
     ),
   });
+}
+
+type DisplaySchema = Parameters<typeof schemaDisplayName>[0] & Parameters<typeof attributeDisplayLabel>[0];
+
+const cardsDisplay = (brand: HolderOrganization, schema: DisplaySchema) =>
+  LOCALES.map((locale) => ({ name: schemaDisplayName(schema, locale), locale, ...cardDisplay(brand, locale) }));
+
+const claimDisplay = (schema: DisplaySchema, name: string) =>
+  LOCALES.map((locale) => ({ name: attributeDisplayLabel(schema, name, locale), locale }));
+
+/** The credential configuration an id names: the schema's SD-JWT VC (`<slug>`) or its mdoc (`<slug>_mdoc`). */
+function configurationOf(deps: IssuerDeps, organizationId: string, configurationId: string) {
+  const { slug, format } = readConfigurationId(configurationId);
+  return format === MDOC_FORMAT
+    ? mdocCredentialConfiguration(credentialVct(deps.publicUrl, organizationId, slug))
+    : credentialConfiguration(deps, organizationId, slug);
 }
 
 /**
  * The issuer metadata a credential request is parsed and its proof verified against: the endpoints and the
  * one configuration the access token was issued for (its display is of no use there, and needs no query).
  */
-function requestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
-  // Built from the URL, the organization and the slug alone (no row): kept, as building checks it with zod.
-  return remembered(requestMetadataCache, `${deps.publicUrl}|${organizationId}|${slug}`, () =>
-    buildRequestIssuerMetadata(deps, organizationId, slug),
+function requestIssuerMetadata(
+  deps: IssuerDeps,
+  organizationId: string,
+  configurationId: string,
+): IssuerMetadataResult {
+  // Built from the URL, the organization and the id alone (no row): kept, as building checks it with zod.
+  return remembered(requestMetadataCache, `${deps.publicUrl}|${organizationId}|${configurationId}`, () =>
+    buildRequestIssuerMetadata(deps, organizationId, configurationId),
   );
 }
 
@@ -151,10 +190,14 @@ const authorizationServerMetadataCache = new Map<
   ReturnType<typeof authorizationServer.createAuthorizationServerMetadata>
 >();
 
-function buildRequestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
+function buildRequestIssuerMetadata(
+  deps: IssuerDeps,
+  organizationId: string,
+  configurationId: string,
+): IssuerMetadataResult {
   const credentialIssuer = openid4vciIssuer.createCredentialIssuerMetadata({
     ...issuerEndpoints(deps, organizationId),
-    credential_configurations_supported: { [slug]: credentialConfiguration(deps, organizationId, slug) },
+    credential_configurations_supported: { [configurationId]: configurationOf(deps, organizationId, configurationId) },
   });
   return {
     originalDraftVersion: Openid4vciVersion.V1,
@@ -222,7 +265,8 @@ export async function credentialOffer(deps: IssuerDeps, organizationId: string, 
   if (!row) return undefined;
   return {
     credential_issuer: issuerUrl(deps.publicUrl, organizationId),
-    credential_configuration_ids: [row.slug],
+    // The schema as an SD-JWT VC and as an mdoc: the wallet picks one; the offer delivers one credential.
+    credential_configuration_ids: [row.slug, mdocConfigurationId(row.slug)],
     grants: {
       [PRE_AUTHORIZED_GRANT]: {
         'pre-authorized_code': preAuthorizedCode(deps.credentials, offerId),
@@ -410,7 +454,8 @@ const staleNonce = () =>
   new OAuthError('invalid_nonce', 'The proof must carry a fresh c_nonce from the nonce endpoint.');
 
 /**
- * Credential endpoint (OpenID4VCI 1.0 §8): one SD-JWT VC bound to the proven holder key. The access token
+ * Credential endpoint (OpenID4VCI 1.0 §8): one SD-JWT VC, or one mdoc when the request names the schema's mdoc
+ * configuration (mdoc-issuance.ts), bound to the proven holder key. The access token
  * names the offer (and so the organization and the one configuration it may deliver); @openid4vc/openid4vci
  * parses the request against that configuration and builds the response: plain JSON, or a JWE to the wallet's
  * key when the request carries `credential_response_encryption` (§8.3).
@@ -437,14 +482,15 @@ export async function requestCredential(
       ? new OAuthError('unsupported_credential_format', 'Name the credential_configuration_id of the offer.')
       : new OAuthError('invalid_credential_request', 'credential_configuration_id is missing.');
   }
-  if (body.credential_configuration_id !== slug) {
+  const configurationId = body.credential_configuration_id;
+  if (configurationId !== slug && configurationId !== mdocConfigurationId(slug)) {
     throw new OAuthError('unknown_credential_configuration', 'This offer is for another credential configuration.');
   }
   // Checked before the proof, the nonce and the claim: a request refused for its encryption spends nothing.
   const { credential_response_encryption: encryptionRequest, ...request } = body;
   const encryption = await parseResponseEncryption(encryptionRequest);
   const jwt = theJwtProof(request);
-  const issuerMetadata = requestIssuerMetadata(deps, organizationId, slug);
+  const issuerMetadata = requestIssuerMetadata(deps, organizationId, configurationId);
   let parsed: ReturnType<typeof openid4vciIssuer.parseCredentialRequest>;
   try {
     // Without the encryption parameters: the library reads them in the drafts' form (a top-level `alg`).
@@ -459,19 +505,33 @@ export async function requestCredential(
   // Signed before the claim is stored, so that the claim's writes are one statement; a request the
   // statement refuses (nonce spent, offer already delivered) only wastes the signature.
   const signer = await keysService.getActiveSigner(deps.keys, organizationId);
-  const issuer = issuerUrl(deps.publicUrl, organizationId);
-  const sdJwt = await issueSdJwtVc({
-    signer: signer.signer,
-    header: { kid: signer.kid, x5c: signer.x5c },
-    issuer,
-    vct: credentialVct(deps.publicUrl, organizationId, slug),
-    holderJwk: jwk,
-    claims: credential.claims,
-    status: {
-      idx: credential.statusIndex,
-      uri: statusListUri(deps.publicUrl, organizationId, credential.statusListId),
-    },
-  });
+  const vct = credentialVct(deps.publicUrl, organizationId, slug);
+  const status = {
+    idx: credential.statusIndex,
+    uri: statusListUri(deps.publicUrl, organizationId, credential.statusListId),
+  };
+  const issued =
+    readConfigurationId(configurationId).format === MDOC_FORMAT
+      ? await issueMdocCredential({
+          signer,
+          vct,
+          attributes: credential.attributes ?? [],
+          claims: credential.claims,
+          holderJwk: jwk,
+          status,
+        }).catch((err: unknown) => {
+          if (err instanceof MdocError) throw new OAuthError('credential_request_denied', err.message);
+          throw err;
+        })
+      : await issueSdJwtVc({
+          signer: signer.signer,
+          header: { kid: signer.kid, x5c: signer.x5c },
+          issuer: issuerUrl(deps.publicUrl, organizationId),
+          vct,
+          holderJwk: jwk,
+          claims: credential.claims,
+          status,
+        });
   const claimed = await repository.claimCredential(deps.db, {
     organizationId,
     nonceHash: nonce.hash,
@@ -500,7 +560,7 @@ export async function requestCredential(
   }
   const response = openid4vciIssuer.createCredentialResponse({
     credentialRequest: parsed,
-    credentials: [{ credential: sdJwt }],
+    credentials: [{ credential: issued }],
   });
   return encryption ? { jwe: await encryptCredentialResponse(encryption, response) } : { json: response };
 }
