@@ -117,7 +117,9 @@ export function verificationFormValues(verification: Verification): Verification
       ...common,
       source: 'EXTERNAL',
       schema_id: '',
-      vct_values: external.vct_values.map((value) => ({ value })),
+      vct_values: (external.format === 'mso_mdoc' ? [external.doctype_value] : external.vct_values).map((value) => ({
+        value,
+      })),
       claims: external.claims.map((claim) => ({
         name: claim.name,
         path: formatClaimPath(claim.path),
