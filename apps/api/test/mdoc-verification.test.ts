@@ -5,8 +5,9 @@ import { makeIssuerPki } from '@cp/credentials/testing';
 import { postAuthorizationResponse, resolvePresentationRequest } from '@cp/holder';
 import { buildMdocDeviceResponse, mdocHandover } from '@cp/holder/mdoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as credentialSchemasService from '../src/modules/credential-schemas/credential-schemas.service.ts';
 import * as keysService from '../src/modules/organization-keys/organization-keys.service.ts';
-import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import {
   claimCredential,
   claimMdoc,
@@ -295,6 +296,35 @@ describe('what an attacker tries', () => {
     expect(failed(row)).toEqual(['CREDENTIAL_TYPE']);
     expect(row.checks.find((c) => c.code === 'CREDENTIAL_TYPE')?.detail).toMatch(/another organization/);
     expect(row.issuer).toBe(`${t.config.publicUrl}/orgs/${impostor.organization.id}`);
+  });
+
+  it("the platform's shared doctype from an organization that has not passed KYB fails CREDENTIAL_TYPE", async () => {
+    const member = await buildUser(t);
+    const unverified = await buildOrganization(t, member.user.id, 'Not Yet Verified');
+    const signer = await keysService.getActiveSigner(t.runtime.ctx.keys, unverified.id);
+    const shared = mdocNames({ vct: `${t.config.publicUrl}/vct/work-certificate` });
+    const work = await credentialSchemasService.findPlatformCredentialSchema(
+      t.runtime.ctx.database.db,
+      'work-certificate',
+    );
+    const jobTitle = work!.attributes.find((a) => a.name === 'job_title')!;
+    const issued = await issueMdoc({
+      signer: { alg: 'ES256', sign: (data) => signer.signer.signBytes(data) },
+      x5chain: signer.x5chain,
+      ...shared,
+      attributes: [{ name: 'job_title', type: 'TEXT' }],
+      claims: { job_title: 'Analyst' },
+      holderJwk: holder.key.publicJwk,
+      validUntil: new Date(Date.now() + 86_400_000),
+    });
+    const verification = await createVerification({
+      schema_id: work!.schema.id,
+      requested_attribute_ids: [jobTitle.id],
+      trust_policy: 'ANY_ISSUER',
+    });
+    const row = await attempt(verification, {}, issued);
+    expect(failed(row)).toEqual(['CREDENTIAL_TYPE']);
+    expect(row.checks.find((c) => c.code === 'CREDENTIAL_TYPE')?.detail).toMatch(/shared type/);
   });
 
   it('an SD-JWT VC sent to an mso_mdoc request is refused as a format downgrade', async () => {
