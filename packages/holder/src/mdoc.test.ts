@@ -7,9 +7,11 @@ import {
   verifyMdocPresentation,
 } from '@cp/credentials/mdoc';
 import { makeIssuerPki } from '@cp/credentials/testing';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { matchDcqlQuery } from './dcql.ts';
-import { buildMdocDeviceResponse, type ParsedMdoc, parseMdoc } from './mdoc.ts';
+import { buildMdocDeviceResponse, mdocHandover, type ParsedMdoc, parseMdoc } from './mdoc.ts';
+import type { PresentationRequest } from './request.ts';
 
 const ISS = 'https://issuer.example/orgs/7';
 const { docType: DOC_TYPE, namespace: NS } = mdocNames({ vct: `${ISS}/vct/membership` });
@@ -178,5 +180,51 @@ describe('buildMdocDeviceResponse', () => {
         ...REQUEST,
       }),
     ).rejects.toMatchObject({ code: 'CREDENTIAL_INVALID' });
+  });
+});
+
+describe('mdocHandover (OpenID4VP 1.0 B.2.6.1)', () => {
+  const request = (responseMode: 'direct_post' | 'direct_post.jwt', jwk?: JsonWebKey) =>
+    ({
+      clientId: REQUEST.clientId,
+      nonce: REQUEST.nonce,
+      responseUri: REQUEST.responseUri,
+      responseMode,
+      ...(jwk ? { encryption: { jwk, enc: 'A128GCM' } } : {}),
+    }) as unknown as PresentationRequest;
+
+  it("adds the thumbprint of the verifier's encryption key for direct_post.jwt, and only then", async () => {
+    const { publicJwk } = await generateEs256KeyPair();
+    const encrypted = await mdocHandover(request('direct_post.jwt', publicJwk));
+    expect(encrypted).toEqual({ ...REQUEST, jwkThumbprint: await calculateJwkThumbprint(publicJwk as JWK, 'sha256') });
+    expect(await mdocHandover(request('direct_post'))).toEqual(REQUEST);
+    // A plain response to a request that gave a key: no thumbprint (the transcript says how it was sent).
+    expect(await mdocHandover(request('direct_post.jwt', publicJwk), { responseMode: 'direct_post' })).toEqual(REQUEST);
+  });
+
+  it('binds the device signature to it: a verifier expecting another key refuses', async () => {
+    const { publicJwk } = await generateEs256KeyPair();
+    const handover = await mdocHandover(request('direct_post.jwt', publicJwk));
+    const deviceResponse = await buildMdocDeviceResponse({
+      ...handover,
+      issuerSigned: issued,
+      paths: [[NS, 'age']],
+      signer: await coseSignerFromPrivateJwk(holder.privateJwk),
+    });
+    const deps = {
+      trustAnchors: [pki.root.pem],
+      admitIssuer: async () => ({
+        issuer: { admitted: true, reason: 'ANY_ISSUER', detail: 'test' },
+        type: { passed: true },
+      }),
+      fetchStatusListToken: async () => {
+        throw new Error('no status');
+      },
+    };
+    const expectation = { docType: DOC_TYPE, requestedClaims: [{ name: 'age', path: [NS, 'age'] }] };
+    const right = await verifyMdocPresentation(deviceResponse, { ...expectation, ...handover }, deps);
+    expect(right.checks.find((c) => c.code === 'KEY_BINDING')?.passed).toBe(true);
+    const other = await verifyMdocPresentation(deviceResponse, { ...expectation, ...REQUEST }, deps);
+    expect(other.checks.find((c) => c.code === 'KEY_BINDING')?.passed).toBe(false);
   });
 });
