@@ -102,6 +102,49 @@ export const zExternalCredentialType = z.strictObject({
 });
 export type ExternalCredentialType = z.infer<typeof zExternalCredentialType>;
 
+/**
+ * The credential format a verification asks the wallet for (OpenID4VP 1.0 Appendix B): an SD-JWT VC
+ * (`dc+sd-jwt`, the default) or an ISO mdoc (`mso_mdoc`, ISO/IEC 18013-5). An organization's schema as an
+ * mdoc has the doctype and namespace derived from its `vct` (the issuer metadata's `<slug>_mdoc`).
+ */
+export const verificationFormats = ['dc+sd-jwt', 'mso_mdoc'] as const;
+export const zVerificationFormat = z.enum(verificationFormats);
+export type VerificationFormat = z.infer<typeof zVerificationFormat>;
+
+/** An mdoc element: `[namespace, data element identifier]` (OpenID4VP 1.0 B.2.4, DCQL claims path). */
+const zMdocName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, 'Printable ASCII without spaces');
+
+/** A credential type of another issuer as an ISO mdoc: its doctype, and the elements to ask for. */
+export const zExternalMdocCredentialType = z.strictObject({
+  format: z.literal('mso_mdoc'),
+  /** DCQL `meta.doctype_value` (e.g. `org.iso.18013.5.1.mDL`). */
+  doctype_value: zMdocName,
+  claims: z
+    .array(
+      z.strictObject({
+        name: zExternalClaimName,
+        path: z.tuple([zMdocName, zMdocName]),
+        type: zCredentialSchemaAttributeType,
+      }),
+    )
+    .min(1)
+    .max(EXTERNAL_CLAIMS_MAX)
+    .refine((claims) => new Set(claims.map((c) => c.name)).size === claims.length, 'Claim names must be unique'),
+});
+export type ExternalMdocCredentialType = z.infer<typeof zExternalMdocCredentialType>;
+
+/** Another issuer's credential type, by format: an SD-JWT VC `vct` or an mdoc doctype. */
+export const zExternalCredential = z.discriminatedUnion('format', [
+  zExternalCredentialType,
+  zExternalMdocCredentialType,
+]);
+export type ExternalCredential = z.infer<typeof zExternalCredential>;
+
 export const zVerificationRuleInput = z
   .strictObject({
     /** A schema attribute (verifications of a schema). */
@@ -126,7 +169,12 @@ export const zCreateVerificationRequest = z
     /** One of this platform's credential schemas (the organization's own or a platform schema)… */
     schema_id: z.uuid().optional(),
     /** …or a credential type of another issuer. */
-    credential: zExternalCredentialType.optional(),
+    credential: zExternalCredential.optional(),
+    /**
+     * The format asked for (default `dc+sd-jwt`). With `credential`, its `format` decides (this must agree);
+     * with `schema_id`, `mso_mdoc` asks for the schema's mdoc.
+     */
+    format: zVerificationFormat.optional(),
     type: zVerificationType,
     attributes: z.array(zVerificationRuleInput).max(VERIFICATION_RULES_MAX).default([]),
     /** Default: NAMED_ISSUERS when `trusted_issuers` is not empty, else PLATFORM_VERIFIED. */
@@ -150,6 +198,10 @@ export const zCreateVerificationRequest = z
   .refine((input) => input.trust_policy !== 'NAMED_ISSUERS' || input.trusted_issuers.length > 0, {
     message: 'Name at least one trusted issuer',
     path: ['trusted_issuers'],
+  })
+  .refine((input) => !input.credential || !input.format || input.format === input.credential.format, {
+    message: 'The format must be the credential type’s',
+    path: ['format'],
   });
 export type CreateVerificationRequest = z.input<typeof zCreateVerificationRequest>;
 export const zUpdateVerificationRequest = zCreateVerificationRequest;
@@ -191,7 +243,9 @@ export const zVerification = z.object({
     })
     .nullable(),
   /** The credential type of another issuer asked for; null for a schema. */
-  credential: zExternalCredentialType.nullable(),
+  credential: zExternalCredential.nullable(),
+  /** The format asked for: `dc+sd-jwt` or `mso_mdoc`. Optional: absent from older answers. */
+  format: zVerificationFormat.optional(),
   attributes: z.array(zVerificationRule),
   trust_policy: zTrustPolicy,
   trusted_issuers: z.array(z.string()),
@@ -224,7 +278,7 @@ export type IndividualStatus = z.infer<typeof zIndividualStatus>;
 
 /** Every check the verifier runs on a presentation, recorded with its outcome. */
 export const verificationCheckCodes = [
-  /** The wallet's answer could be read (encrypted response, vp_token, one SD-JWT VC). */
+  /** The wallet's answer could be read (encrypted response, vp_token, one SD-JWT VC or one mdoc DeviceResponse). */
   'RESPONSE_FORMAT',
   /** The wallet declined or reported an error instead of presenting. */
   'WALLET_ERROR',

@@ -795,11 +795,21 @@ export type VerificationRuleRecord = {
 
 /** A credential type of another issuer that a verification asks for (instead of one of the platform's schemas). */
 export type ExternalCredentialTypeRecord = {
-  format: 'dc+sd-jwt';
+  /** `dc+sd-jwt` (an SD-JWT VC, by `vct`) or `mso_mdoc` (an ISO mdoc, by doctype). */
+  format: VerificationFormat;
+  /** SD-JWT VC: the `vct` values asked for (empty for an mdoc). */
   vctValues: string[];
-  /** Claims by name, each at a DCQL claims path, with the type its rules compare by. */
+  /** mso_mdoc: the doctype asked for (DCQL `doctype_value`). */
+  docType?: string;
+  /**
+   * Claims by name, each at a DCQL claims path (`[namespace, element]` for an mdoc), with the type its rules
+   * compare by.
+   */
   claims: { name: string; path: (string | number | null)[]; type: string }[];
 };
+
+/** The credential format a verification asks the wallet for. */
+export type VerificationFormat = 'dc+sd-jwt' | 'mso_mdoc';
 
 /**
  * Which issuers a verification admits: this platform's KYB-verified organizations (the default), issuers
@@ -825,6 +835,8 @@ export const verifications = pgTable(
     schemaId: uuid('schema_id').references(() => credentialSchemas.id, { onDelete: 'restrict' }),
     /** The external credential type asked for (another issuer's `vct`), when there is no schema. */
     credentialType: jsonb('credential_type').$type<ExternalCredentialTypeRecord>(),
+    /** The format asked for: an SD-JWT VC (`dc+sd-jwt`) or an ISO mdoc (`mso_mdoc`, migration 0019). */
+    format: text('format').$type<VerificationFormat>().notNull().default('dc+sd-jwt'),
     /** SINGLE | MULTI */
     type: text('type').notNull(),
     rules: jsonb('rules').$type<VerificationRuleRecord[]>().notNull().default([]),

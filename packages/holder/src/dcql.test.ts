@@ -13,7 +13,7 @@ describe('matchDcqlQuery', () => {
   it('matches by vct and claims, disclosing exactly the claims asked for', () => {
     const matches = matchDcqlQuery(query, [ada, bob, other]);
     expect(matches.get('membership')).toEqual([
-      { queryId: 'membership', credential: ada, disclose: ['first_name', 'age'] },
+      { queryId: 'membership', credential: ada, disclose: ['first_name', 'age'], paths: [['first_name'], ['age']] },
     ]);
   });
 
@@ -72,7 +72,9 @@ describe('matchDcqlQuery', () => {
 
   it('matches the draft format name vc+sd-jwt to the same credentials', () => {
     const draft: DcqlQuery = { credentials: [{ id: 'q', format: 'vc+sd-jwt', meta: { vct_values: [VCT] } }] };
-    expect(matchDcqlQuery(draft, [ada, other]).get('q')).toEqual([{ queryId: 'q', credential: ada, disclose: [] }]);
+    expect(matchDcqlQuery(draft, [ada, other]).get('q')).toEqual([
+      { queryId: 'q', credential: ada, disclose: [], paths: [] },
+    ]);
   });
 });
 

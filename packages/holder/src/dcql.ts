@@ -5,7 +5,8 @@ import { errorMessage, HolderError } from './errors.ts';
 /**
  * DCQL (OpenID4VP 1.0 §6) on the `dcql` package: a verifier's query parsed and validated (unique query
  * ids, credential sets and claim sets naming only what exists), and the holder's credentials matched to
- * it. This holder speaks SD-JWT VC (`dc+sd-jwt`, and the draft `vc+sd-jwt`) and discloses top-level claims.
+ * it. This holder speaks SD-JWT VC (`dc+sd-jwt`, and the draft `vc+sd-jwt`), disclosing top-level claims, and
+ * ISO mdoc (`mso_mdoc`), disclosing elements by `[namespace, element]`.
  */
 
 /** Bounds on what a verifier may ask at once (a consent screen past this is no longer readable anyway). */
@@ -41,24 +42,31 @@ export function validateDcqlQuery(value: unknown): DcqlQuery {
 }
 
 /** A credential as far as matching needs: its type and every claim it could disclose. */
-export interface MatchableCredential {
-  vct: string;
-  claims: Record<string, unknown>;
-}
+export type MatchableCredential =
+  /** An SD-JWT VC (`format` absent or `dc+sd-jwt`): its `vct` and claims. */
+  | { format?: 'dc+sd-jwt'; vct: string; claims: Record<string, unknown> }
+  /** An mdoc: its doctype and elements by namespace (ParsedMdoc). */
+  | { format: 'mso_mdoc'; docType: string; namespaces: Record<string, Record<string, unknown>> };
 
 export interface DcqlMatch<T> {
   queryId: string;
   credential: T;
-  /** Top-level claim names to disclose for this query (from the first claim set the credential satisfies). */
+  /**
+   * What to disclose for this query, from the first claim set the credential satisfies: top-level claim
+   * names for an SD-JWT VC; element identifiers for an mdoc.
+   */
   disclose: string[];
+  /** The claims paths to disclose: `[namespace, element]` for an mdoc (buildMdocDeviceResponse). */
+  paths: (string | number | null)[][];
 }
 
 const SD_JWT_FORMATS = new Set(['dc+sd-jwt', 'vc+sd-jwt']);
 
 /**
- * For each credential query, the credentials that satisfy it (§6.4.1: format, `vct_values`, every claim of
- * the first satisfiable claim set, with an allowed value where `values` is given), in the given order.
- * Invalid queries are refused (REQUEST_INVALID): a claim set naming unknown claims never matches anything.
+ * For each credential query, the credentials that satisfy it (§6.4.1: format, `vct_values` or
+ * `doctype_value`, every claim of the first satisfiable claim set, with an allowed value where `values` is
+ * given), in the given order. Invalid queries are refused (REQUEST_INVALID): a claim set naming unknown
+ * claims never matches anything.
  */
 export function matchDcqlQuery<T extends MatchableCredential>(
   query: DcqlQuery,
@@ -73,12 +81,21 @@ export function matchDcqlQuery<T extends MatchableCredential>(
   const parsed = Dcql.parse(normalized as Dcql.Input);
   const outcome = Dcql.query(
     parsed,
-    credentials.map((credential) => ({
-      credential_format: 'dc+sd-jwt' as const,
-      vct: credential.vct,
-      claims: credential.claims as never,
-      cryptographic_holder_binding: true,
-    })),
+    credentials.map((credential) =>
+      credential.format === 'mso_mdoc'
+        ? {
+            credential_format: 'mso_mdoc' as const,
+            doctype: credential.docType,
+            namespaces: credential.namespaces,
+            cryptographic_holder_binding: true,
+          }
+        : {
+            credential_format: 'dc+sd-jwt' as const,
+            vct: credential.vct,
+            claims: credential.claims as never,
+            cryptographic_holder_binding: true,
+          },
+    ),
   );
   const result = new Map<string, DcqlMatch<T>[]>();
   for (const credentialQuery of query.credentials) {
@@ -88,9 +105,12 @@ export function matchDcqlQuery<T extends MatchableCredential>(
       const credential = credentials[valid.input_credential_index];
       const claimSet = valid.claims.valid_claim_sets[0];
       if (!credential || !claimSet) continue;
-      const names = (claimSet.valid_claim_indexes ?? []).map((index) => credentialQuery.claims?.[index]?.path[0]);
+      const paths = (claimSet.valid_claim_indexes ?? [])
+        .map((index) => credentialQuery.claims?.[index]?.path)
+        .filter((path): path is (string | number | null)[] => Array.isArray(path));
+      const names = paths.map((path) => (credential.format === 'mso_mdoc' ? path[1] : path[0]));
       const disclose = [...new Set(names.filter((name): name is string => typeof name === 'string'))];
-      matches.push({ queryId: credentialQuery.id, credential, disclose });
+      matches.push({ queryId: credentialQuery.id, credential, disclose, paths });
     }
     result.set(credentialQuery.id, matches);
   }

@@ -174,6 +174,36 @@ describe('resolveCredentialOffer', () => {
   });
 });
 
+describe('resolveCredentialOffer with a format', () => {
+  const mdocMetadata = {
+    credential_configurations_supported: {
+      diploma: { format: 'dc+sd-jwt', vct: VCT },
+      diploma_mdoc: { format: 'mso_mdoc', doctype: 'example.issuer.vct.diploma' },
+    },
+  };
+  const both = byValue({ ...offer(), credential_configuration_ids: ['diploma', 'diploma_mdoc'] });
+
+  it('picks the offered configuration of that format; the first (an SD-JWT VC) by default', async () => {
+    const { fetch } = issuer({}, { metadata: mdocMetadata });
+    expect((await resolveCredentialOffer(both, { fetch })).configurationId).toBe('diploma');
+    const mdoc = await resolveCredentialOffer(both, { fetch }, { format: 'mso_mdoc' });
+    expect(mdoc.configurationId).toBe('diploma_mdoc');
+    // An mdoc configuration is not read as an SD-JWT VC.
+    await expect(requestCredential(mdoc, { key: holder }, { fetch })).rejects.toMatchObject({
+      code: 'OFFER_UNSUPPORTED',
+    });
+  });
+
+  it('refuses an offer without that format, and an mdoc-only offer by default', async () => {
+    const { fetch } = issuer({}, { metadata: mdocMetadata });
+    await expect(resolveCredentialOffer(byValue(offer()), { fetch }, { format: 'mso_mdoc' })).rejects.toMatchObject({
+      code: 'OFFER_UNSUPPORTED',
+    });
+    const mdocOnly = byValue({ ...offer(), credential_configuration_ids: ['diploma_mdoc'] });
+    await expect(resolveCredentialOffer(mdocOnly, { fetch })).rejects.toMatchObject({ code: 'OFFER_UNSUPPORTED' });
+  });
+});
+
 describe('requestCredential', () => {
   it('token with the transaction code, nonce, key proof with the holder JWK, and a credential bound to it', async () => {
     const { fetch, calls } = issuer();

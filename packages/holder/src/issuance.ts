@@ -165,19 +165,37 @@ export async function resolveIssuerMetadata(
   return metadata;
 }
 
-/** Resolves an offer link and the issuer behind it; refuses what this holder cannot redeem. */
-export async function resolveCredentialOffer(input: string, context: HolderContext = {}): Promise<Issuance> {
+/** The credential formats a holder can ask an offer for: SD-JWT VC, or ISO mdoc (read with `@cp/holder/mdoc`). */
+export type OfferFormat = 'dc+sd-jwt' | 'mso_mdoc';
+
+const formatMatches = (wanted: OfferFormat, format: unknown) =>
+  wanted === 'mso_mdoc' ? format === 'mso_mdoc' : SD_JWT_FORMATS.has(String(format));
+
+/**
+ * Resolves an offer link and the issuer behind it; refuses what this holder cannot redeem. The configuration
+ * redeemed is the offer's first, or with `format` the first the offer lists in that format (an issuer may
+ * offer one credential in several formats, e.g. `dc+sd-jwt` and `mso_mdoc`).
+ */
+export async function resolveCredentialOffer(
+  input: string,
+  context: HolderContext = {},
+  options: { format?: OfferFormat } = {},
+): Promise<Issuance> {
   const offer = await resolveCredentialOfferObject(input, context);
   const grant = offer.grants?.[PRE_AUTHORIZED_GRANT];
   if (!grant) throw new HolderError('OFFER_UNSUPPORTED', 'Only offers with a pre-authorized code are supported');
-  const configurationId = offer.credential_configuration_ids[0];
-  if (!configurationId) return offerInvalid('The offer names no credential configuration');
+  if (!offer.credential_configuration_ids[0]) return offerInvalid('The offer names no credential configuration');
   const issuerMetadata = await resolveIssuerMetadata(offer.credential_issuer, context);
-  const configuration = issuerMetadata.credentialIssuer.credential_configurations_supported[configurationId] as
-    | Record<string, unknown>
-    | undefined;
+  const described = (id: string) =>
+    issuerMetadata.credentialIssuer.credential_configurations_supported[id] as Record<string, unknown> | undefined;
+  const wanted = options.format;
+  const configurationId = wanted
+    ? offer.credential_configuration_ids.find((id) => formatMatches(wanted, described(id)?.format))
+    : offer.credential_configuration_ids[0];
+  if (!configurationId) throw new HolderError('OFFER_UNSUPPORTED', `The offer has no ${wanted} credential`);
+  const configuration = described(configurationId);
   if (!isObject(configuration)) return offerInvalid(`The issuer does not describe ${configurationId}`);
-  if (!SD_JWT_FORMATS.has(String(configuration.format))) {
+  if (!formatMatches(wanted ?? 'dc+sd-jwt', configuration.format)) {
     throw new HolderError('OFFER_UNSUPPORTED', `Credential format ${String(configuration.format)} is not supported`);
   }
   let txCode: TxCodeRequest | undefined;
@@ -541,22 +559,23 @@ export interface RequestCredentialOptions {
 }
 
 /**
- * Redeems a resolved offer for an SD-JWT VC bound to `key`: token (with the transaction code when the
- * offer asks for one), nonce, key proofs, credentials (once more with a fresh nonce when the issuer calls
- * the first one stale). Every credential must be an SD-JWT VC whose `cnf.jwk` is one of the holder keys.
+ * Redeems a resolved offer for the credentials of its configuration, as issued (not read): token (with the
+ * transaction code when the offer asks for one), nonce, key proofs, credentials (once more with a fresh nonce when
+ * the issuer calls the first one stale). Answers them with the keys proven, `key` first. Reading them is the
+ * caller's: requestCredential (SD-JWT VC), `requestMdocCredential` of `@cp/holder/mdoc`.
  *
  * When the issuer announces batch issuance (batchSizeFor), a fresh key is made for each further instance and
- * one proof per key sent with the same `c_nonce` (OpenID4VCI 1.0 §8.2): each instance answered must be bound to
- * a distinct one of those keys. The issuer may answer fewer than asked for; never more.
+ * one proof per key sent with the same `c_nonce` (OpenID4VCI 1.0 §8.2). The issuer may answer fewer than asked
+ * for; never more.
  *
  * When the issuer takes DPoP (issuerSupportsDpop), the token is bound to `dpopKey`, or else to a key made for
  * this one request and forgotten after it: never the holder key, so the issuer cannot link requests by it.
  */
-export async function requestCredential(
+export async function requestIssuedCredentials(
   issuance: Issuance,
   options: RequestCredentialOptions,
   context: HolderContext = {},
-): Promise<ReceivedCredential> {
+): Promise<{ credentials: string[]; keys: HolderKey[] }> {
   const dpop: DpopSession | undefined = issuerSupportsDpop(issuance)
     ? { key: options.dpopKey ?? (await createHolderKey()) }
     : undefined;
@@ -581,16 +600,28 @@ export async function requestCredential(
     );
     const answer = await postCredentialRequest(issuance, token.access_token, proofs, context, dpop);
     if ('credentials' in answer) {
-      const instances = await boundInstances(answer.credentials, keys);
-      const [first] = instances;
-      if (!first || first.key !== options.key) {
-        throw new HolderError('CREDENTIAL_INVALID', 'No credential is bound to the holder key');
+      if (answer.credentials.length > keys.length) {
+        throw new HolderError('CREDENTIAL_INVALID', 'The issuer answered more credentials than keys were proven');
       }
-      return { credential: first.credential, parsed: first.parsed, instances };
+      return { credentials: answer.credentials, keys };
     }
     nonce = answer.invalidNonce ?? (await requestNonce(issuance.issuerMetadata, undefined, context));
   }
   throw new HolderError('ISSUER_ERROR', 'The issuer refused the key proof twice (invalid_nonce)');
+}
+
+/** One credential of the offer's configuration, as issued, bound (the issuer says) to `key`: no batch. */
+export async function requestIssuedCredential(
+  issuance: Issuance,
+  options: RequestCredentialOptions,
+  context: HolderContext = {},
+): Promise<string> {
+  const { credentials } = await requestIssuedCredentials(issuance, { ...options, batchSize: 1 }, context);
+  const [credential] = credentials;
+  if (credentials.length !== 1 || !credential) {
+    throw new HolderError('CREDENTIAL_INVALID', 'The issuer answered more than the one credential asked for');
+  }
+  return credential;
 }
 
 /**
@@ -598,9 +629,6 @@ export async function requestCredential(
  * of them, no two to the same (a batch's instances are unlinkable only on keys of their own), at most one each.
  */
 async function boundInstances(credentials: string[], keys: HolderKey[]): Promise<ReceivedInstance[]> {
-  if (credentials.length > keys.length) {
-    throw new HolderError('CREDENTIAL_INVALID', 'The issuer answered more credentials than keys were proven');
-  }
   const byKey = new Map<HolderKey, ReceivedInstance>();
   for (const credential of credentials) {
     const parsed = await parseSdJwtVc(credential);
@@ -610,6 +638,30 @@ async function boundInstances(credentials: string[], keys: HolderKey[]): Promise
     byKey.set(key, { credential, parsed, key });
   }
   return keys.flatMap((key) => byKey.get(key) ?? []);
+}
+
+/**
+ * Redeems a resolved offer for SD-JWT VCs (requestIssuedCredentials): every credential must be an SD-JWT VC whose
+ * `cnf.jwk` is one of the holder keys, the first bound to `key`; a batch answers every instance with its key.
+ */
+export async function requestCredential(
+  issuance: Issuance,
+  options: RequestCredentialOptions,
+  context: HolderContext = {},
+): Promise<ReceivedCredential> {
+  if (!SD_JWT_FORMATS.has(String(issuance.configuration.format))) {
+    throw new HolderError(
+      'OFFER_UNSUPPORTED',
+      'Not an SD-JWT VC configuration: mdocs are received with @cp/holder/mdoc',
+    );
+  }
+  const { credentials, keys } = await requestIssuedCredentials(issuance, options, context);
+  const instances = await boundInstances(credentials, keys);
+  const [first] = instances;
+  if (!first || first.key !== options.key) {
+    throw new HolderError('CREDENTIAL_INVALID', 'No credential is bound to the holder key');
+  }
+  return { credential: first.credential, parsed: first.parsed, instances };
 }
 
 /** resolveCredentialOffer then requestCredential: a holder that accepts whatever it is offered (tests, benchmarks). */

@@ -1,3 +1,5 @@
+import { generateEs256KeyPair, signerFromPrivateJwk } from '@cp/credentials';
+import { type CoseSigner, coseSignerFromPrivateJwk } from '@cp/credentials/mdoc';
 import {
   createHolderKey,
   type HolderKey,
@@ -6,6 +8,7 @@ import {
   receiveCredential,
   resolvePresentationRequest,
 } from '@cp/holder';
+import { buildMdocDeviceResponse, mdocHandover, postMdocPresentation, receiveMdocCredential } from '@cp/holder/mdoc';
 import { setGlobalConfig } from '@openid4vc/oauth2';
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
@@ -221,6 +224,86 @@ export async function presentCredential(
     },
     { fetch: fetchImpl },
   );
+  const body = await response.text();
+  const headers: Record<string, unknown> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: response.status, headers, body, json: () => JSON.parse(body) };
+}
+
+/** A holder of mdocs: its key for the key proof, and the same key as a COSE signer for device signatures. */
+export interface MdocHolder {
+  key: Holder;
+  cose: CoseSigner;
+}
+
+export async function makeMdocHolder(): Promise<MdocHolder> {
+  const { privateJwk, publicJwk } = await generateEs256KeyPair();
+  return {
+    key: { signer: await signerFromPrivateJwk(privateJwk), publicJwk },
+    cose: await coseSignerFromPrivateJwk(privateJwk),
+  };
+}
+
+/** Redeems an offer's `mso_mdoc` configuration; answers the IssuerSigned (base64url). */
+export async function claimMdoc(t: Target, connectionUrl: string, holder: MdocHolder): Promise<string> {
+  const { credential } = await receiveMdocCredential(connectionUrl, { key: holder.key }, { fetch: fetchOf(t) });
+  return credential;
+}
+
+export interface PresentMdocOptions {
+  /** Elements to disclose, `[namespace, element]` (default: the ones the DCQL query asks for). */
+  paths?: [string, string][];
+  /** Another nonce in the session transcript (a response made for another request). */
+  nonce?: string;
+  /** Changes the DeviceResponse (base64url) before it is sent (tampering tests). */
+  mutate?: (deviceResponse: string) => string;
+  /** Another device key than the mdoc's. */
+  signer?: CoseSigner;
+}
+
+/** Answers an mso_mdoc request with the mdoc: a DeviceResponse over this request's transcript, encrypted. */
+export async function presentMdoc(
+  t: Target,
+  openid4vpUrl: string,
+  issuerSigned: string,
+  holder: MdocHolder,
+  options: PresentMdocOptions = {},
+): Promise<WalletResponse> {
+  const fetchImpl = fetchOf(t);
+  const request = await resolvePresentationRequest(openid4vpUrl, { fetch: fetchImpl });
+  const query = request.dcql.credentials[0]!;
+  const paths = options.paths ?? (query.claims ?? []).map((c) => c.path as [string, string]);
+  const signer = options.signer ?? holder.cose;
+  let response: Response;
+  if (options.nonce || options.mutate) {
+    // Built by hand so that the transcript or the bytes can be changed; posted as the holder would.
+    const handover = await mdocHandover(request);
+    let deviceResponse = await buildMdocDeviceResponse({
+      ...handover,
+      ...(options.nonce ? { nonce: options.nonce } : {}),
+      issuerSigned,
+      paths,
+      signer,
+    });
+    if (options.mutate) deviceResponse = options.mutate(deviceResponse);
+    response = await postAuthorizationResponse(
+      request,
+      { vp_token: { [query.id]: [deviceResponse] } },
+      {},
+      {
+        fetch: fetchImpl,
+      },
+    );
+  } else {
+    response = await postMdocPresentation(
+      request,
+      { queryId: query.id, issuerSigned, paths, signer },
+      {},
+      { fetch: fetchImpl },
+    );
+  }
   const body = await response.text();
   const headers: Record<string, unknown> = {};
   response.headers.forEach((value, name) => {

@@ -1,3 +1,4 @@
+import type { AttributeType } from '@cp/credentials';
 import {
   type Database,
   type KeyAttestationRecord,
@@ -174,6 +175,8 @@ export interface TokenOffer {
   statusIndex: number;
   revokedAt: Date | null;
   deletedAt: Date | null;
+  /** The schema's attributes as the credential was created (their types shape an mdoc's values). */
+  attributes: { name: string; type: AttributeType }[] | null;
 }
 
 /** What the credential step needs of the offer an access token was issued for, and of its credential. */
@@ -182,7 +185,8 @@ const tokenOfferStatement = statement<TokenOffer>(
   `select o.id as "offerId", o.access_token_expires_at as "accessTokenExpiresAt", o.revoked_at as "offerRevokedAt",
           c.id, c.name, c.recipient_first_name as "recipientFirstName", c.recipient_last_name as "recipientLastName",
           c.schema_snapshot->>'slug' as "slug", c.claims, c.status_list_id as "statusListId",
-          c.status_index as "statusIndex", c.revoked_at as "revokedAt", c.deleted_at as "deletedAt"
+          c.status_index as "statusIndex", c.revoked_at as "revokedAt", c.deleted_at as "deletedAt",
+          c.schema_snapshot->'attributes' as "attributes"
      from credential_offers o join credentials c on c.id = o.credential_id
     where o.organization_id = $1 and o.access_token_hash = $2`,
 );

@@ -1,5 +1,6 @@
 import { brandTextColor, type HolderOrganization, LANGUAGES } from '@cp/contracts';
 import { type AttributeType, encodeStatusList, issueSdJwtVc, signStatusListToken } from '@cp/credentials';
+import { MdocError } from '@cp/credentials/mdoc';
 import type { Database } from '@cp/db';
 import { preAuthorizedCodeGrantIdentifier, type RequestLike } from '@openid4vc/oauth2';
 import { type IssuerMetadataResult, Openid4vciVersion } from '@openid4vc/openid4vci';
@@ -28,6 +29,14 @@ import { bindAccessToken, DPOP_ALG } from './dpop.ts';
 import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
 import { checkKeyAttestation } from './key-attestation.ts';
+import {
+  issueMdocCredential,
+  MDOC_FORMAT,
+  mdocClaimsMetadata,
+  mdocConfigurationId,
+  mdocCredentialConfiguration,
+  readConfigurationId,
+} from './mdoc-issuance.ts';
 import {
   credentialResponseEncryptionMetadata,
   encryptCredentialResponse,
@@ -111,40 +120,70 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
     // §12.2.4 `display`: the issuer's name and logo ({uri, alt_text}) per language.
     display: LOCALES.map((locale) => ({ name: brand.name, locale, ...logoDisplay(brand, locale) })),
     credential_configurations_supported: Object.fromEntries(
-      schemas.map((record) => [
-        record.schema.slug,
-        {
-          ...credentialConfiguration(deps, organizationId, record.schema.slug),
-          credential_metadata: {
-            // §12.2.4 `credential_metadata.display`: the organization's colour (with the text colour that reads
-            // on it) and logo, so wallets draw its cards in its own look.
-            display: LOCALES.map((locale) => ({
-              name: schemaDisplayName(record.schema, locale),
-              locale,
-              ...cardDisplay(brand, locale),
-            })),
-            claims: record.attributes.map((attribute) => ({
-              path: [attribute.name],
-              display: LOCALES.map((locale) => ({
-                name: attributeDisplayLabel(record.schema, attribute.name, locale),
-                locale,
+      schemas.flatMap((record) => [
+        [
+          record.schema.slug,
+          {
+            ...credentialConfiguration(deps, organizationId, record.schema.slug),
+            credential_metadata: {
+              // §12.2.4 `credential_metadata.display`: the organization's colour (with the text colour that reads
+              // on it) and logo, so wallets draw its cards in its own look.
+              display: cardsDisplay(brand, record.schema),
+              claims: record.attributes.map((attribute) => ({
+                path: [attribute.name],
+                display: claimDisplay(record.schema, attribute.name),
               })),
-            })),
+            },
           },
-        },
+        ],
+        // The same schema as an ISO mdoc (Appendix A.2.2): mdoc-issuance.ts.
+        [
+          mdocConfigurationId(record.schema.slug),
+          {
+            ...configurationOf(deps, organizationId, mdocConfigurationId(record.schema.slug)),
+            credential_metadata: {
+              display: cardsDisplay(brand, record.schema),
+              claims: mdocClaimsMetadata(
+                credentialVct(deps.publicUrl, organizationId, record.schema.slug),
+                record.attributes.map((a) => a.name),
+                (name) => claimDisplay(record.schema, name),
+              ),
+            },
+          },
+        ],
       ]),
     ),
   });
+}
+
+type DisplaySchema = Parameters<typeof schemaDisplayName>[0] & Parameters<typeof attributeDisplayLabel>[0];
+
+const cardsDisplay = (brand: HolderOrganization, schema: DisplaySchema) =>
+  LOCALES.map((locale) => ({ name: schemaDisplayName(schema, locale), locale, ...cardDisplay(brand, locale) }));
+
+const claimDisplay = (schema: DisplaySchema, name: string) =>
+  LOCALES.map((locale) => ({ name: attributeDisplayLabel(schema, name, locale), locale }));
+
+/** The credential configuration an id names: the schema's SD-JWT VC (`<slug>`) or its mdoc (`<slug>_mdoc`). */
+function configurationOf(deps: IssuerDeps, organizationId: string, configurationId: string) {
+  const { slug, format } = readConfigurationId(configurationId);
+  return format === MDOC_FORMAT
+    ? mdocCredentialConfiguration(credentialVct(deps.publicUrl, organizationId, slug))
+    : credentialConfiguration(deps, organizationId, slug);
 }
 
 /**
  * The issuer metadata a credential request is parsed and its proof verified against: the endpoints and the
  * one configuration the access token was issued for (its display is of no use there, and needs no query).
  */
-function requestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
-  // Built from the URL, the organization and the slug alone (no row): kept, as building checks it with zod.
-  return remembered(requestMetadataCache, `${deps.publicUrl}|${organizationId}|${slug}`, () =>
-    buildRequestIssuerMetadata(deps, organizationId, slug),
+function requestIssuerMetadata(
+  deps: IssuerDeps,
+  organizationId: string,
+  configurationId: string,
+): IssuerMetadataResult {
+  // Built from the URL, the organization and the id alone (no row): kept, as building checks it with zod.
+  return remembered(requestMetadataCache, `${deps.publicUrl}|${organizationId}|${configurationId}`, () =>
+    buildRequestIssuerMetadata(deps, organizationId, configurationId),
   );
 }
 
@@ -168,10 +207,14 @@ const authorizationServerMetadataCache = new Map<
   ReturnType<typeof authorizationServer.createAuthorizationServerMetadata>
 >();
 
-function buildRequestIssuerMetadata(deps: IssuerDeps, organizationId: string, slug: string): IssuerMetadataResult {
+function buildRequestIssuerMetadata(
+  deps: IssuerDeps,
+  organizationId: string,
+  configurationId: string,
+): IssuerMetadataResult {
   const credentialIssuer = openid4vciIssuer.createCredentialIssuerMetadata({
     ...issuerEndpoints(deps, organizationId),
-    credential_configurations_supported: { [slug]: credentialConfiguration(deps, organizationId, slug) },
+    credential_configurations_supported: { [configurationId]: configurationOf(deps, organizationId, configurationId) },
   });
   return {
     originalDraftVersion: Openid4vciVersion.V1,
@@ -244,7 +287,8 @@ export async function credentialOffer(deps: IssuerDeps, organizationId: string, 
   if (!row) return undefined;
   return {
     credential_issuer: issuerUrl(deps.publicUrl, organizationId),
-    credential_configuration_ids: [row.slug],
+    // The schema as an SD-JWT VC and as an mdoc: the wallet picks one; the offer delivers one credential.
+    credential_configuration_ids: [row.slug, mdocConfigurationId(row.slug)],
     grants: {
       [PRE_AUTHORIZED_GRANT]: {
         'pre-authorized_code': preAuthorizedCode(deps.credentials, offerId),
@@ -488,7 +532,8 @@ function assertClaimed(claimed: repository.ClaimResult) {
 
 /**
  * Credential endpoint (OpenID4VCI 1.0 §8): one SD-JWT VC per proven holder key (a batch: §8.2 `proofs`, up to
- * BATCH_SIZE, each instance with its own status entry, all revoked with the credential). The access token
+ * BATCH_SIZE, each instance with its own status entry, all revoked with the credential), or one mdoc per key when the
+ * request names the schema's mdoc configuration (mdoc-issuance.ts). The access token
  * names the offer (and so the organization and the one configuration it may deliver); @openid4vc/openid4vci
  * parses the request against that configuration and builds the response: plain JSON, or a JWE to the wallet's
  * key when the request carries `credential_response_encryption` (§8.3).
@@ -515,14 +560,15 @@ export async function requestCredential(
       ? new OAuthError('unsupported_credential_format', 'Name the credential_configuration_id of the offer.')
       : new OAuthError('invalid_credential_request', 'credential_configuration_id is missing.');
   }
-  if (body.credential_configuration_id !== slug) {
+  const configurationId = body.credential_configuration_id;
+  if (configurationId !== slug && configurationId !== mdocConfigurationId(slug)) {
     throw new OAuthError('unknown_credential_configuration', 'This offer is for another credential configuration.');
   }
   // Checked before the proof, the nonce and the claim: a request refused for its encryption spends nothing.
   const { credential_response_encryption: encryptionRequest, ...request } = body;
   const encryption = await parseResponseEncryption(encryptionRequest);
   const jwts = jwtProofs(request);
-  const issuerMetadata = requestIssuerMetadata(deps, organizationId, slug);
+  const issuerMetadata = requestIssuerMetadata(deps, organizationId, configurationId);
   let parsed: ReturnType<typeof openid4vciIssuer.parseCredentialRequest>;
   try {
     // Without the encryption parameters: the library reads them in the drafts' form (a top-level `alg`).
@@ -547,18 +593,34 @@ export async function requestCredential(
   // Signed before the claim is stored, so that the claim's writes are one statement; a request the
   // statement refuses (nonce spent, offer already delivered) only wastes the signature.
   const signer = await keysService.getActiveSigner(deps.keys, organizationId);
+  const vct = credentialVct(deps.publicUrl, organizationId, slug);
   const issuer = issuerUrl(deps.publicUrl, organizationId);
-  const issueInstance = (holderJwk: JsonWebKey, slot: { statusListId: string; statusIndex: number }) =>
-    issueSdJwtVc({
-      signer: signer.signer,
-      header: { kid: signer.kid, x5c: signer.x5c },
-      issuer,
-      vct: credentialVct(deps.publicUrl, organizationId, slug),
-      holderJwk,
-      claims: credential.claims,
-      status: { idx: slot.statusIndex, uri: statusListUri(deps.publicUrl, organizationId, slot.statusListId) },
-    });
-  const sdJwt = await issueInstance(jwk, credential);
+  const isMdoc = readConfigurationId(configurationId).format === MDOC_FORMAT;
+  const issueInstance = (holderJwk: JsonWebKey, slot: { statusListId: string; statusIndex: number }) => {
+    const status = { idx: slot.statusIndex, uri: statusListUri(deps.publicUrl, organizationId, slot.statusListId) };
+    return isMdoc
+      ? issueMdocCredential({
+          signer,
+          vct,
+          attributes: credential.attributes ?? [],
+          claims: credential.claims,
+          holderJwk,
+          status,
+        }).catch((err: unknown) => {
+          if (err instanceof MdocError) throw new OAuthError('credential_request_denied', err.message);
+          throw err;
+        })
+      : issueSdJwtVc({
+          signer: signer.signer,
+          header: { kid: signer.kid, x5c: signer.x5c },
+          issuer,
+          vct,
+          holderJwk,
+          claims: credential.claims,
+          status,
+        });
+  };
+  const first = await issueInstance(jwk, credential);
   const claimInput: repository.ClaimInput = {
     organizationId,
     nonceHash: nonce.hash,
@@ -599,7 +661,7 @@ export async function requestCredential(
   // After the commit (the slots exist only then): signing with the organization's key in memory does not fail
   // short of a bug, which would leave the claim without its answer, as a lost response would.
   const issued = [
-    sdJwt,
+    first,
     ...(await Promise.all(slots.map((slot, i) => issueInstance(jwks[i + 1] as JsonWebKey, slot)))),
   ];
   if (keyAttestation) await repository.recordKeyAttestation(deps.db, organizationId, credential.id, keyAttestation);

@@ -3,17 +3,25 @@ import { generateEs256KeyPair, type JwsSigner } from '@cp/credentials';
 import type { SecretBox } from '@cp/db';
 
 /**
+ * An organization key's signer: JWS signing inputs (SD-JWT VCs, status lists, request objects) and, for COSE
+ * (ISO mdoc's issuerAuth, RFC 9052 §4.4), the bytes of a Sig_structure, which are not text. Both ES256, r||s.
+ */
+export interface OrganizationKeySigner extends JwsSigner {
+  signBytes(data: Uint8Array): Promise<Uint8Array>;
+}
+
+/**
  * Where organization private keys live. The local store keeps each private JWK as AES-256-GCM
  * ciphertext under the master key (SecretBox); a KMS-backed store implements the same two calls and
  * keeps a key reference in `wrapped` instead.
  */
 export interface KeyStore {
   createKey(label: string): Promise<{ publicJwk: JsonWebKey; wrapped: string }>;
-  signer(wrapped: string, label: string): Promise<JwsSigner>;
+  signer(wrapped: string, label: string): Promise<OrganizationKeySigner>;
 }
 
 export class LocalKeyStore implements KeyStore {
-  readonly #cache = new Map<string, JwsSigner>();
+  readonly #cache = new Map<string, OrganizationKeySigner>();
 
   constructor(private readonly box: SecretBox) {}
 
@@ -22,7 +30,7 @@ export class LocalKeyStore implements KeyStore {
     return { publicJwk, wrapped: this.box.seal(JSON.stringify(privateJwk), label) };
   }
 
-  async signer(wrapped: string, label: string): Promise<JwsSigner> {
+  async signer(wrapped: string, label: string): Promise<OrganizationKeySigner> {
     const cached = this.#cache.get(label);
     if (cached) return cached;
     const signer = nodeSigner(JSON.parse(this.box.open(wrapped, label)) as JsonWebKey);
@@ -38,11 +46,12 @@ export class LocalKeyStore implements KeyStore {
  * whose job is dispatched to the thread pool and back (measured in bench/issuance.bench.ts: node:crypto
  * signs about twice as many per second on one core as WebCrypto one at a time).
  */
-export function nodeSigner(jwk: JsonWebKey): JwsSigner {
+export function nodeSigner(jwk: JsonWebKey): OrganizationKeySigner {
   const key = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
   return {
     alg: 'ES256',
     sign: async (signingInput) =>
       sign('sha256', Buffer.from(signingInput), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url'),
+    signBytes: async (data) => new Uint8Array(sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' })),
   };
 }

@@ -3,7 +3,7 @@ import { issueLeafCertificate, type JwsSigner, pemToX5c, x5cLeafJwk } from '@cp/
 import type { Database } from '@cp/db';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { issuerUrl, organizationDid } from './identifiers.ts';
-import type { KeyStore } from './key-store.ts';
+import type { KeyStore, OrganizationKeySigner } from './key-store.ts';
 import * as repository from './organization-keys.repository.ts';
 import type { PlatformCa } from './platform-ca.ts';
 
@@ -56,9 +56,11 @@ export async function ensureActiveKey(deps: KeyDeps, organizationId: string) {
 export interface OrganizationSigner {
   keyId: string;
   kid: string;
-  signer: JwsSigner;
+  signer: OrganizationKeySigner;
   /** The certificate chain for the `x5c` header: the organization's certificate, then the CA's. */
   x5c: string[];
+  /** The same chain without the platform CA (the trust anchor, ISO 18013-5's IACA): an mdoc's `x5chain`. */
+  x5chain: string[];
 }
 
 /**
@@ -88,6 +90,7 @@ async function createSigner(deps: KeyDeps, row: repository.OrganizationKeyRow): 
     kid: row.kid,
     signer: await deps.keyStore.signer(wrapped, label),
     x5c: pemToX5c([row.certificatePem ?? '', deps.ca.certificatePem].filter(Boolean)),
+    x5chain: pemToX5c([row.certificatePem ?? ''].filter(Boolean)),
   };
 }
 

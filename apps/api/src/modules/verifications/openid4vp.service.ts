@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IndividualStatus, OAuthErrorCode, VerificationCheck, VerificationCheckCode } from '@cp/contracts';
 import {
   buildDcqlQuery,
+  buildMdocDcqlQuery,
   type DcqlQuery,
   type PresentationCheck,
   type PresentationRule,
@@ -11,10 +12,11 @@ import {
   x5cLeafJwk,
   x509Hash,
 } from '@cp/credentials';
+import { mdocNames, verifyMdocPresentation } from '@cp/credentials/mdoc';
 import type { Database, SecretBox, schema } from '@cp/db';
 import type { Jwk } from '@openid4vc/oauth2';
 import { createOpenid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
-import { compactDecrypt, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { calculateJwkThumbprint, compactDecrypt, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { AppError } from '../../errors/app-error.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
@@ -69,6 +71,9 @@ export interface FrozenRequest {
   trustedIssuers: string[];
   rules: PresentationRule[];
   dcql: DcqlQuery;
+  /** `mso_mdoc`: an ISO mdoc of `docType` is asked for (absent: an SD-JWT VC, as every request before mdocs). */
+  format?: schema.VerificationFormat;
+  docType?: string;
 }
 
 /** The frozen request of an attempt, including those frozen before trust policies and claim paths existed. */
@@ -86,6 +91,7 @@ export function frozenRequest(stored: Record<string, unknown>): FrozenRequest {
     trustedIssuers,
     rules: raw.rules ?? [],
     dcql: raw.dcql ?? { credentials: [] },
+    ...(raw.format === 'mso_mdoc' ? { format: raw.format, docType: raw.docType ?? '' } : {}),
   };
 }
 
@@ -115,13 +121,23 @@ async function verifierSigner(deps: VerifierDeps, organizationId: string, scheme
 const schemeOf = (clientId: string): schema.VerifierClientIdScheme =>
   clientId.startsWith('x509_san_dns:') ? 'x509_san_dns' : 'x509_hash';
 
-/** The credential a verification asks for: the `vct` values and the claims (with their paths). */
-async function requestedCredential(deps: VerifierDeps, verification: repository.VerificationRow) {
+/**
+ * The credential a verification asks for: the `vct` values (SD-JWT VC) or the doctype (mdoc), and the claims
+ * with their paths (`[namespace, element]` for an mdoc).
+ */
+async function requestedCredential(
+  deps: VerifierDeps,
+  verification: repository.VerificationRow,
+): Promise<{ vctValues: string[]; requestedClaims: RequestedClaim[]; docType?: string }> {
   const claimsByName = (paths: Map<string, RequestedClaim['path']>) =>
     verification.requestedClaims.map((name) => ({ name, path: paths.get(name) ?? [name] }));
   if (verification.credentialType) {
     const paths = new Map(verification.credentialType.claims.map((c) => [c.name, c.path]));
-    return { vctValues: verification.credentialType.vctValues, requestedClaims: claimsByName(paths) };
+    return {
+      vctValues: verification.credentialType.vctValues,
+      requestedClaims: claimsByName(paths),
+      ...(verification.credentialType.docType ? { docType: verification.credentialType.docType } : {}),
+    };
   }
   if (!verification.schemaId) throw new AppError('VERIFICATION_NOT_FOUND');
   const schemaRecord = await credentialSchemasService.getCredentialSchema(deps.db, {
@@ -132,6 +148,12 @@ async function requestedCredential(deps: VerifierDeps, verification: repository.
   const owner = schemaRecord.schema.organizationId;
   // A platform schema is one shared type; an organization's schema is issued by that organization only.
   const vctValues = [credentialVct(deps.publicUrl, owner ?? verification.organizationId, schemaRecord.schema.slug)];
+  if (verification.format === 'mso_mdoc') {
+    // The schema's mdoc (issuer metadata `<slug>_mdoc`): doctype and namespace derived from its vct.
+    const { docType, namespace } = mdocNames({ vct: vctValues[0]! });
+    const paths = new Map(verification.requestedClaims.map((name) => [name, [namespace, name]]));
+    return { vctValues, docType, requestedClaims: claimsByName(paths) };
+  }
   return { vctValues, requestedClaims: claimsByName(new Map()) };
 }
 
@@ -169,7 +191,7 @@ export async function createIndividual(
   } else {
     ({ customerBinding, customerId } = customerBindingOf(deps, verification, input));
   }
-  const { vctValues, requestedClaims } = await requestedCredential(deps, verification);
+  const { vctValues, requestedClaims, docType } = await requestedCredential(deps, verification);
   const { clientId } = await verifierSigner(deps, verification.organizationId, verification.clientIdScheme);
   const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
   const id = randomUUID();
@@ -187,7 +209,15 @@ export async function createIndividual(
       operator: r.operator,
       value: r.value,
     })),
-    dcql: buildDcqlQuery({ id: QUERY_ID, vctValues, claims: requestedClaims.map((c) => c.path) }),
+    dcql:
+      verification.format === 'mso_mdoc' && docType
+        ? buildMdocDcqlQuery({
+            id: QUERY_ID,
+            docType,
+            claims: requestedClaims.map((c) => [String(c.path[0]), String(c.path[1])]),
+          })
+        : buildDcqlQuery({ id: QUERY_ID, vctValues, claims: requestedClaims.map((c) => c.path) }),
+    ...(verification.format === 'mso_mdoc' && docType ? { format: 'mso_mdoc' as const, docType } : {}),
   };
   return repository.insertIndividual(deps.db, {
     id,
@@ -292,6 +322,10 @@ function requestPayload(
       encrypted_response_enc_values_supported: ENCRYPTION_ALGORITHMS.content,
       vp_formats_supported: {
         'dc+sd-jwt': { 'sd-jwt_alg_values': ['ES256'] as [string], 'kb-jwt_alg_values': ['ES256'] as [string] },
+        // OpenID4VP 1.0 B.2.2: COSE ES256 for issuerAuth and the device signature.
+        ...(frozen.format === 'mso_mdoc'
+          ? { mso_mdoc: { issuerauth_alg_values: [-7] as [number], deviceauth_alg_values: [-7] as [number] } }
+          : {}),
       },
     },
   };
@@ -480,17 +514,34 @@ export async function handleResponse(deps: VerifierDeps, individualId: string, r
       trustedIssuers: frozen.trustedIssuers,
       anchors: row.anchors,
     });
-    const result = await verifySdJwtPresentation(
-      read.presentation,
-      {
-        nonce: individual.nonce,
-        audience: frozen.clientId,
-        vctValues: frozen.vctValues,
-        requestedClaims: frozen.requestedClaims,
-        rules: frozen.rules,
-      },
-      trust.deps,
-    );
+    const result =
+      frozen.format === 'mso_mdoc'
+        ? await verifyMdocPresentation(
+            read.presentation,
+            {
+              docType: frozen.docType ?? '',
+              requestedClaims: frozen.requestedClaims,
+              rules: frozen.rules,
+              // The session transcript (OpenID4VP 1.0 B.2.6.1): this request, and the key the response was
+              // encrypted to (direct_post.jwt is the only mode this verifier accepts).
+              clientId: frozen.clientId,
+              nonce: individual.nonce,
+              responseUri: responseUri(deps.publicUrl, individual.id),
+              jwkThumbprint: await calculateJwkThumbprint(individual.responseKeyPublic as JWK, 'sha256'),
+            },
+            await trust.mdocDeps(),
+          ).then((mdoc) => ({ ...mdoc, issuer: mdoc.binding?.iss ?? null }))
+        : await verifySdJwtPresentation(
+            read.presentation,
+            {
+              nonce: individual.nonce,
+              audience: frozen.clientId,
+              vctValues: frozen.vctValues,
+              requestedClaims: frozen.requestedClaims,
+              rules: frozen.rules,
+            },
+            trust.deps,
+          );
     checks = result.checks;
     // Empty unless the issuer signature and the key binding passed: only then are they this holder's claims.
     claims = result.claims;

@@ -42,17 +42,8 @@ export function presentVerification(
           })),
         }
       : null,
-    credential: verification.credentialType
-      ? {
-          format: verification.credentialType.format,
-          vct_values: verification.credentialType.vctValues,
-          claims: verification.credentialType.claims.map((c) => ({
-            name: c.name,
-            path: c.path,
-            type: c.type as CredentialSchemaAttributeType,
-          })),
-        }
-      : null,
+    credential: presentCredentialType(verification.credentialType),
+    format: verification.format,
     attributes: verification.rules.map((rule) => ({
       attribute_id: rule.attributeId ?? null,
       name: rule.name,
@@ -68,6 +59,22 @@ export function presentVerification(
     usage,
     link: verificationLink(publicUrl, verification.id),
   };
+}
+
+function presentCredentialType(type: VerificationRecord['verification']['credentialType']): Verification['credential'] {
+  if (!type) return null;
+  const claims = type.claims.map((c) => ({
+    name: c.name,
+    path: c.path,
+    type: c.type as CredentialSchemaAttributeType,
+  }));
+  return type.format === 'mso_mdoc'
+    ? {
+        format: 'mso_mdoc',
+        doctype_value: type.docType ?? '',
+        claims: claims.map((c) => ({ ...c, path: [String(c.path[0]), String(c.path[1])] as [string, string] })),
+      }
+    : { format: 'dc+sd-jwt', vct_values: type.vctValues, claims };
 }
 
 /** The disclosed claims in the order the verification asked for them (wallets disclose in any order). */

@@ -47,7 +47,8 @@ async function resolveDefinition(db: Database, organizationId: string, input: Cr
     const credential = parsed.credential!;
     credentialType = {
       format: credential.format,
-      vctValues: [...new Set(credential.vct_values)],
+      vctValues: credential.format === 'dc+sd-jwt' ? [...new Set(credential.vct_values)] : [],
+      ...(credential.format === 'mso_mdoc' ? { docType: credential.doctype_value } : {}),
       claims: credential.claims.map((c) => ({ name: c.name, path: c.path, type: c.type })),
     };
     claims = credential.claims.map((c) => ({ name: c.name, type: c.type }));
@@ -108,6 +109,8 @@ async function resolveDefinition(db: Database, organizationId: string, input: Cr
   return {
     schemaId,
     credentialType,
+    // An external type says its own format; a schema is asked for as an SD-JWT VC unless told otherwise.
+    format: credentialType?.format ?? parsed.format ?? 'dc+sd-jwt',
     name: parsed.name,
     description: parsed.description || null,
     type: parsed.type,

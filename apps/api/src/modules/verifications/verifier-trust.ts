@@ -13,6 +13,7 @@ import {
   validateCertificationPath,
   verifyStatusListToken,
 } from '@cp/credentials';
+import { isMdocDocTypeOf, type MdocVerifierDeps, mdocNames } from '@cp/credentials/mdoc';
 import type { Database, schema } from '@cp/db';
 import type { ResourceFetcher } from '../../lib/resource-fetcher.ts';
 import * as organizationsService from '../organizations/organizations.service.ts';
@@ -75,6 +76,10 @@ export function verifierTrust(options: VerifierTrustOptions) {
   const organizationIssuer = new RegExp(`^${escapeRegExp(publicUrl)}/orgs/(${UUID})$`, 'i');
   const organizationType = new RegExp(`^${escapeRegExp(publicUrl)}/orgs/(${UUID})/vct/`, 'i');
   const platformType = `${publicUrl}/vct/`;
+  // The same types as mdoc doctypes (mdocNames: host labels reversed, then the path; the port is dropped).
+  const docTypePrefix = escapeRegExp(mdocNames({ vct: publicUrl }).docType);
+  const organizationDocType = new RegExp(`^${docTypePrefix}\\.orgs\\.(${UUID})\\.`, 'i');
+  const platformDocType = new RegExp(`^${docTypePrefix}\\.vct\\.`, 'i');
 
   const paths = new Map<string, { at: number; path: Promise<CertificationPath> }>();
   const validatePath = (x5c: unknown, anchors: string[], now?: Date) => {
@@ -132,7 +137,43 @@ export function verifierTrust(options: VerifierTrustOptions) {
       return index === undefined ? undefined : (await loadAnchors())[index];
     };
 
+    /** The policy on a bound issuer, and whether its type (`vct`, or an mdoc's doctype) may be its. */
+    async function admitIssuer(binding: IssuerBinding, credential: { vct: string | null } | { docType: string }) {
+      const anchor = await anchorOf(binding);
+      const organizationId = platformOrganizationId(binding.iss);
+      const organization = organizationId
+        ? await organizationsService.getPublicOrganization(options.db, organizationId).catch(() => undefined)
+        : undefined;
+      const verified = organization?.verifiedAt != null;
+      const admission = admit(binding, anchor, organizationId, organization, verification);
+      const [type, owner] =
+        'docType' in credential
+          ? [credential.docType, docTypeOwner(credential.docType)]
+          : [credential.vct, vctOwner(credential.vct)];
+      const typeDecision = typeBinding(type, owner, organizationId, verified, admission, verification.trustPolicy);
+      record = {
+        ...admission,
+        policy: verification.trustPolicy,
+        key_source: binding.source,
+        certificate: binding.certificate
+          ? {
+              subject: binding.certificate.subject,
+              anchor: anchor
+                ? {
+                    subject: binding.certificate.path?.anchor.subject ?? '',
+                    name: anchor.name,
+                    origin: anchor.origin,
+                  }
+                : null,
+            }
+          : null,
+        organization: organization ? { id: organization.id, name: organization.name, verified } : null,
+      };
+      return { issuer: admission, type: typeDecision };
+    }
+
     const deps: PresentationVerifierDeps = {
+      admitIssuer,
       async bindIssuerKey(header, payload) {
         // Anchors matter only for x5c; the others never read them.
         return bindIssuerKey(
@@ -142,43 +183,37 @@ export function verifierTrust(options: VerifierTrustOptions) {
         );
       },
 
-      async admitIssuer(binding, credential) {
-        const anchor = await anchorOf(binding);
-        const organizationId = platformOrganizationId(binding.iss);
-        const organization = organizationId
-          ? await organizationsService.getPublicOrganization(options.db, organizationId).catch(() => undefined)
-          : undefined;
-        const verified = organization?.verifiedAt != null;
-        const admission = admit(binding, anchor, organizationId, organization, verification);
-        const type = typeBinding(credential.vct, organizationId, verified, admission, verification.trustPolicy);
-        record = {
-          ...admission,
-          policy: verification.trustPolicy,
-          key_source: binding.source,
-          certificate: binding.certificate
-            ? {
-                subject: binding.certificate.subject,
-                anchor: anchor
-                  ? {
-                      subject: binding.certificate.path?.anchor.subject ?? '',
-                      name: anchor.name,
-                      origin: anchor.origin,
-                    }
-                  : null,
-              }
-            : null,
-          organization: organization ? { id: organization.id, name: organization.name, verified } : null,
-        };
-        return { issuer: admission, type };
-      },
-
       async fetchStatusListToken(uri, issuer) {
         const token = await options.fetcher.text(uri, 'application/statuslist+jwt');
         await verifyStatusListToken(token.trim(), uri, issuer, await bindOptions());
         return token.trim();
       },
     };
-    return { deps, record: () => record };
+    /** The same trust for an mdoc (verifyMdocPresentation): its x5chain to these anchors, its doctype's owner. */
+    const mdocDeps = async (): Promise<MdocVerifierDeps> => ({
+      trustAnchors: (await loadAnchors()).map((a) => a.pem),
+      validatePath,
+      admitIssuer,
+      fetchStatusListToken: (uri, issuer) => deps.fetchStatusListToken(uri, issuer),
+    });
+    return { deps, mdocDeps, record: () => record };
+  }
+
+  /** Whose type a `vct` is: an organization's own (its id), the platform's shared type, or another issuer's. */
+  function vctOwner(vct: string | null): TypeOwner {
+    if (!vct) return { kind: 'OTHER' };
+    const owner = organizationType.exec(vct)?.[1]?.toLowerCase();
+    if (owner) return { kind: 'ORGANIZATION', organizationId: owner };
+    return vct.toLowerCase().startsWith(platformType.toLowerCase()) ? { kind: 'PLATFORM' } : { kind: 'OTHER' };
+  }
+
+  /** The same for an mdoc doctype (derived from the vct by mdocNames, so an organization's types stay its own). */
+  function docTypeOwner(docType: string): TypeOwner {
+    const owner = organizationDocType.exec(docType)?.[1]?.toLowerCase();
+    if (owner && isMdocDocTypeOf(docType.toLowerCase(), `${publicUrl}/orgs/${owner}`)) {
+      return { kind: 'ORGANIZATION', organizationId: owner };
+    }
+    return platformDocType.test(docType) ? { kind: 'PLATFORM' } : { kind: 'OTHER' };
   }
 
   /** The verification's trust policy on a bound issuer. */
@@ -245,19 +280,19 @@ export function verifierTrust(options: VerifierTrustOptions) {
   /** A type belongs to its issuer: an organization's own type only from it; shared types from KYB-verified ones. */
   function typeBinding(
     vct: string | null,
+    owner: TypeOwner,
     organizationId: string | undefined,
     verified: boolean,
     admission: IssuerAdmission,
     policy: schema.TrustPolicy,
   ): { passed: boolean; detail?: string } {
     if (!vct) return { passed: false, detail: 'The credential has no type (vct)' };
-    const owner = organizationType.exec(vct)?.[1]?.toLowerCase();
-    if (owner) {
-      return owner === organizationId
+    if (owner.kind === 'ORGANIZATION') {
+      return owner.organizationId === organizationId
         ? { passed: true }
         : { passed: false, detail: `The type ${vct} belongs to another organization of this platform` };
     }
-    if (vct.toLowerCase().startsWith(platformType.toLowerCase())) {
+    if (owner.kind === 'PLATFORM') {
       // Shared types (KYC, certificates) mean "checked by a KYB-verified organization of this platform",
       // unless the verifier itself named or anchored this issuer.
       if (organizationId && verified) return { passed: true };
@@ -274,6 +309,9 @@ export function verifierTrust(options: VerifierTrustOptions) {
 }
 
 export type VerifierTrust = ReturnType<typeof verifierTrust>;
+
+/** Whose a credential type is: one organization's own, the platform's shared types, or another issuer's. */
+type TypeOwner = { kind: 'ORGANIZATION'; organizationId: string } | { kind: 'PLATFORM' } | { kind: 'OTHER' };
 
 /** The platform's anchors: its CA, and every certificate of VERIFIER_TRUST_ANCHORS_FILE. */
 export function platformAnchors(caPem: string, listPems: string[]): Anchor[] {

@@ -4,6 +4,7 @@ import {
   EXTERNAL_VCT_VALUES_MAX,
   zExternalClaimName,
   zExternalCredentialType,
+  zExternalMdocCredentialType,
 } from '@cp/contracts';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import DeleteOutlineOutlined from '@mui/icons-material/DeleteOutlineOutlined';
@@ -16,16 +17,22 @@ import Typography from '@mui/material/Typography';
 import { useRef } from 'react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from '../../../i18n/index.ts';
-import { emptyClaim, parseClaimPath, type VerificationFormValues } from './verification-form-values.ts';
+import {
+  emptyClaim,
+  parseClaimPath,
+  parseMdocClaimPath,
+  type VerificationFormValues,
+} from './verification-form-values.ts';
 
 const zVct = zExternalCredentialType.shape.vct_values.element;
+const zDocType = zExternalMdocCredentialType.shape.doctype_value;
 
 const noAutocorrect = { autoCapitalize: 'none', autoCorrect: 'off', spellCheck: false } as const;
 
 /**
- * A credential type of another issuer: its SD-JWT VC types (`vct`, one or more URIs) and the claims to ask for,
- * each with a name (what rules and the history call it), its path in the credential (typed dotted:
- * `address.country`) and its type (how rule values are compared).
+ * A credential type of another issuer: its SD-JWT VC types (`vct`, one or more URIs) or its mdoc doctype, and
+ * the claims to ask for, each with a name (what rules and the history call it), its path in the credential
+ * (typed dotted: `address.country`; an mdoc's `namespace.element`) and its type (how rule values are compared).
  */
 export function ExternalCredentialFields() {
   const { t } = useTranslation();
@@ -33,6 +40,7 @@ export function ExternalCredentialFields() {
   const vcts = useFieldArray({ control, name: 'vct_values' });
   const claims = useFieldArray({ control, name: 'claims' });
   const watchedClaims = useWatch({ control, name: 'claims' });
+  const isMdoc = useWatch({ control, name: 'format' }) === 'mso_mdoc';
   // The names as last rendered: a name's change event arrives with the new value only.
   const previousNames = useRef<string[]>([]);
   previousNames.current = (watchedClaims ?? []).map((claim) => claim.name.trim());
@@ -75,46 +83,67 @@ export function ExternalCredentialFields() {
         <Typography variant="subtitle1" component="h3">
           {t('verifications.form.vctTitle')}
         </Typography>
-        {vcts.fields.map((field, index) => (
-          <Box key={field.id} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-            <TextField
-              label={t('verifications.form.vct', { number: index + 1 })}
-              placeholder="https://issuer.example.com/credentials/pid"
-              size="small"
-              fullWidth
-              required
-              error={Boolean(errors.vct_values?.[index]?.value)}
-              helperText={
-                errors.vct_values?.[index]?.value?.message ?? (index === 0 ? t('verifications.form.vctHelper') : '')
-              }
-              slotProps={{ htmlInput: { 'data-testid': `vct-value-${index}`, maxLength: 500, ...noAutocorrect } }}
-              {...register(`vct_values.${index}.value`, {
-                validate: (value) => {
-                  const text = value.trim();
-                  if (!text) return required;
-                  if (!zVct.safeParse(text).success) return message('vct');
-                  const duplicate = getValues('vct_values').some(
-                    (other, otherIndex) => otherIndex < index && other.value.trim() === text,
-                  );
-                  return duplicate ? message('duplicateVct') : true;
-                },
-              })}
-            />
-            <Tooltip title={t('verifications.form.removeVct')}>
-              <span>
-                <IconButton
-                  aria-label={t('verifications.form.removeVct')}
-                  onClick={() => vcts.remove(index)}
-                  disabled={vcts.fields.length <= 1}
-                  data-testid={`vct-remove-${index}`}
-                >
-                  <DeleteOutlineOutlined fontSize="small" />
-                </IconButton>
-              </span>
-            </Tooltip>
-          </Box>
-        ))}
-        <Box>
+        {isMdoc && (
+          <TextField
+            label={t('verifications.form.doctype')}
+            placeholder="org.iso.18013.5.1.mDL"
+            size="small"
+            fullWidth
+            required
+            error={Boolean(errors.doctype_value)}
+            helperText={errors.doctype_value?.message ?? t('verifications.form.doctypeHelper')}
+            slotProps={{ htmlInput: { 'data-testid': 'doctype-value', maxLength: 200, ...noAutocorrect } }}
+            {...register('doctype_value', {
+              validate: (value) => {
+                if (getValues('format') !== 'mso_mdoc') return true;
+                if (!value.trim()) return required;
+                return zDocType.safeParse(value.trim()).success ? true : message('doctype');
+              },
+            })}
+          />
+        )}
+        {!isMdoc &&
+          vcts.fields.map((field, index) => (
+            <Box key={field.id} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+              <TextField
+                label={t('verifications.form.vct', { number: index + 1 })}
+                placeholder="https://issuer.example.com/credentials/pid"
+                size="small"
+                fullWidth
+                required
+                error={Boolean(errors.vct_values?.[index]?.value)}
+                helperText={
+                  errors.vct_values?.[index]?.value?.message ?? (index === 0 ? t('verifications.form.vctHelper') : '')
+                }
+                slotProps={{ htmlInput: { 'data-testid': `vct-value-${index}`, maxLength: 500, ...noAutocorrect } }}
+                {...register(`vct_values.${index}.value`, {
+                  validate: (value) => {
+                    if (getValues('format') === 'mso_mdoc') return true;
+                    const text = value.trim();
+                    if (!text) return required;
+                    if (!zVct.safeParse(text).success) return message('vct');
+                    const duplicate = getValues('vct_values').some(
+                      (other, otherIndex) => otherIndex < index && other.value.trim() === text,
+                    );
+                    return duplicate ? message('duplicateVct') : true;
+                  },
+                })}
+              />
+              <Tooltip title={t('verifications.form.removeVct')}>
+                <span>
+                  <IconButton
+                    aria-label={t('verifications.form.removeVct')}
+                    onClick={() => vcts.remove(index)}
+                    disabled={vcts.fields.length <= 1}
+                    data-testid={`vct-remove-${index}`}
+                  >
+                    <DeleteOutlineOutlined fontSize="small" />
+                  </IconButton>
+                </span>
+              </Tooltip>
+            </Box>
+          ))}
+        <Box sx={{ display: isMdoc ? 'none' : undefined }}>
           <Button
             startIcon={<AddOutlined />}
             variant="outlined"
@@ -194,19 +223,27 @@ export function ExternalCredentialFields() {
               />
               <TextField
                 label={t('verifications.form.claimPath')}
-                placeholder="address.country"
+                placeholder={isMdoc ? 'org.iso.18013.5.1.family_name' : 'address.country'}
                 size="small"
                 fullWidth
                 required
                 sx={{ gridArea: 'path' }}
                 error={Boolean(claimErrors?.path)}
-                helperText={claimErrors?.path?.message ?? (index === 0 ? t('verifications.form.claimPathHelper') : '')}
+                helperText={
+                  claimErrors?.path?.message ??
+                  (index === 0
+                    ? t(isMdoc ? 'verifications.form.mdocClaimPathHelper' : 'verifications.form.claimPathHelper')
+                    : '')
+                }
                 slotProps={{
                   htmlInput: { 'data-testid': `external-claim-path-${index}`, maxLength: 400, ...noAutocorrect },
                 }}
                 {...register(`claims.${index}.path`, {
                   validate: (value) => {
                     if (!value.trim()) return required;
+                    if (getValues('format') === 'mso_mdoc') {
+                      return parseMdocClaimPath(value) ? true : message('mdocClaimPath');
+                    }
                     return parseClaimPath(value) ? true : message('claimPath');
                   },
                 })}

@@ -13,14 +13,17 @@ export function absoluteLink(link: string): string {
 
 /**
  * What the verification asks for, as lists show it: the schema's name (a platform schema in the user's language),
- * or for another issuer's credential type its `vct` (the first, with how many more).
+ * or for another issuer's credential type its `vct` (the first, with how many more) or its mdoc doctype.
  */
 export function credentialTypeName(
   verification: Pick<Verification, 'schema' | 'credential'>,
   i18n: Translator,
 ): string {
   if (verification.schema) return credentialSchemaText(verification.schema, i18n).name;
-  const [first, ...more] = verification.credential?.vct_values ?? [];
+  const credential = verification.credential;
+  // An SD-JWT VC type by its vct values; an mdoc type by its doctype.
+  const [first, ...more] =
+    credential?.format === 'mso_mdoc' ? [credential.doctype_value] : (credential?.vct_values ?? []);
   if (!first) return '—';
   return i18n.t('verifications.list.externalType', { type: more.length > 0 ? `${first} +${more.length}` : first });
 }

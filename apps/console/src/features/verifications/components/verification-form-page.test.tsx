@@ -157,6 +157,18 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
     expect(notificationStore.get()?.title).toBe('Verification created');
   });
 
+  it('asks for the schema as an ISO mdoc when that format is chosen', async () => {
+    const { user, router } = renderForm('/verifications/create');
+    await startAgeRule(user, 'Age check (mdoc)', '18');
+    const format = screen.getByTestId('verification-format') as HTMLSelectElement;
+    expect(format.value).toBe('dc+sd-jwt');
+    expect(within(format).getByRole('option', { name: 'ISO mdoc (mso_mdoc)' })).toBeTruthy();
+    await user.selectOptions(format, 'mso_mdoc');
+    await user.click(screen.getByTestId('verification-save'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+    expect(saves()[0]?.body).toMatchObject({ schema_id: membership.id, format: 'mso_mdoc' });
+  });
+
   it('shows a 422 field error on its rule and keeps what was typed', async () => {
     saveAnswer = {
       status: 422,
@@ -490,6 +502,34 @@ describe('VerificationFormPage', { timeout: 60_000 }, () => {
         },
         attributes: [{ claim: 'age', operator: 'BIGGER', value: '17', type: 'NUMBER' }],
         requested_claims: ['country', 'age'],
+      });
+    });
+
+    it('asks for an mdoc by doctype, with namespace.element paths', async () => {
+      const { user, router } = renderForm('/verifications/create');
+      await fill(user, await screen.findByTestId('verification-name'), 'Driving licence');
+      await user.click(screen.getByTestId('verification-source-EXTERNAL'));
+      await user.selectOptions(screen.getByTestId('verification-format'), 'mso_mdoc');
+      expect(screen.queryByTestId('vct-value-0')).toBeNull();
+      await fill(user, screen.getByTestId('doctype-value'), 'org.iso.18013.5.1.mDL');
+      await fill(user, screen.getByTestId('external-claim-name-0'), 'family_name');
+      await fill(user, screen.getByTestId('external-claim-path-0'), 'family_name');
+      await user.click(screen.getByTestId('verification-save'));
+      expect(
+        await screen.findByText('Must be a namespace and an element, e.g. org.iso.18013.5.1.family_name'),
+      ).toBeTruthy();
+      expect(saves()).toHaveLength(0);
+      await user.clear(screen.getByTestId('external-claim-path-0'));
+      await fill(user, screen.getByTestId('external-claim-path-0'), 'org.iso.18013.5.1.family_name');
+      expect(screen.getByTestId('verification-preview').textContent).toContain('“org.iso.18013.5.1.mDL”');
+      await user.click(screen.getByTestId('verification-save'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/verifications'));
+      expect(saves()[0]?.body).toMatchObject({
+        credential: {
+          format: 'mso_mdoc',
+          doctype_value: 'org.iso.18013.5.1.mDL',
+          claims: [{ name: 'family_name', path: ['org.iso.18013.5.1', 'family_name'], type: 'TEXT' }],
+        },
       });
     });
 

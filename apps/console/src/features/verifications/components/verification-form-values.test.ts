@@ -6,6 +6,7 @@ import {
   formatClaimPath,
   formFieldOfPath,
   parseClaimPath,
+  parseMdocClaimPath,
   toVerificationRequest,
   verificationFormValues,
 } from './verification-form-values.ts';
@@ -121,6 +122,56 @@ describe('toVerificationRequest', () => {
       trust_policy: 'NAMED_ISSUERS',
       trusted_issuers: ['https://issuer.example.com'],
     });
+  });
+
+  it('asks for a schema as an mdoc only when told (the default format goes unsaid)', () => {
+    const values = { ...emptyVerificationForm(), name: 'Members', schema_id: '11111111-1111-4111-8111-111111111111' };
+    expect(toVerificationRequest(values, undefined)).not.toHaveProperty('format');
+    const mdoc = toVerificationRequest({ ...values, format: 'mso_mdoc' }, undefined);
+    expect(mdoc).toMatchObject({ format: 'mso_mdoc' });
+    expect(zCreateVerificationRequest.safeParse(mdoc).success).toBe(true);
+    const saved = verification('55555555-5555-4555-8555-555555555555', { format: 'mso_mdoc' });
+    expect(verificationFormValues(saved).format).toBe('mso_mdoc');
+  });
+
+  it('asks for another issuer’s mdoc by doctype and namespace.element paths, and back', () => {
+    const values = {
+      ...emptyVerificationForm(),
+      name: 'Driving licence',
+      source: 'EXTERNAL' as const,
+      format: 'mso_mdoc' as const,
+      doctype_value: ' org.iso.18013.5.1.mDL ',
+      claims: [{ name: 'family_name', path: 'org.iso.18013.5.1.family_name', type: 'TEXT' as const }],
+    };
+    const request = toVerificationRequest(values, undefined);
+    expect(request.credential).toEqual({
+      format: 'mso_mdoc',
+      doctype_value: 'org.iso.18013.5.1.mDL',
+      claims: [{ name: 'family_name', path: ['org.iso.18013.5.1', 'family_name'], type: 'TEXT' }],
+    });
+    expect(zCreateVerificationRequest.safeParse(request).success).toBe(true);
+    const saved = verification('55555555-5555-4555-8555-555555555555', {
+      schema: null,
+      format: 'mso_mdoc',
+      credential: request.credential ?? null,
+      requested_claims: ['family_name'],
+      requested_attribute_ids: [],
+    });
+    const prefilled = verificationFormValues(saved);
+    expect(prefilled).toMatchObject({ format: 'mso_mdoc', doctype_value: 'org.iso.18013.5.1.mDL' });
+    expect(prefilled.claims[0]?.path).toBe('org.iso.18013.5.1.family_name');
+    expect(toVerificationRequest(prefilled, undefined).credential).toEqual(request.credential);
+  });
+
+  it.each([
+    ['org.iso.18013.5.1.family_name', ['org.iso.18013.5.1', 'family_name']],
+    [' ns.el ', ['ns', 'el']],
+  ])('reads the mdoc path %j as %j', (text, path) => {
+    expect(parseMdocClaimPath(text)).toEqual(path);
+  });
+
+  it.each(['', 'family_name', '.family_name', 'ns.', 'name space.el'])('%j is not an mdoc path', (text) => {
+    expect(parseMdocClaimPath(text)).toBeNull();
   });
 
   it('prefills ANY_ISSUER as already confirmed (the warning stays on screen)', () => {

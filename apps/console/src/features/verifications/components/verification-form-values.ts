@@ -3,10 +3,12 @@ import {
   type CredentialSchemaAttributeType,
   type TrustPolicy,
   type Verification,
+  type VerificationFormat,
   type VerificationOperator,
   type VerificationType,
   type VerifierClientIdScheme,
   zClaimPath,
+  zExternalMdocCredentialType,
 } from '@cp/contracts';
 
 /** A schema the verification can ask for: the organization's, the platform's (verify-only ones included). */
@@ -39,8 +41,13 @@ export interface VerificationFormValues {
   description: string;
   source: CredentialSource;
   schema_id: string;
-  /** SOURCE EXTERNAL: the SD-JWT VC types (`vct`) accepted, and the claims to ask for. */
+  /** The format asked for: an SD-JWT VC, or an ISO mdoc (a schema's mdoc, or another issuer's doctype). */
+  format: VerificationFormat;
+  /** SOURCE EXTERNAL, SD-JWT VC: the types (`vct`) accepted. */
   vct_values: { value: string }[];
+  /** SOURCE EXTERNAL, mdoc: the doctype asked for. */
+  doctype_value: string;
+  /** SOURCE EXTERNAL: the claims to ask for (an mdoc's as `namespace.element`). */
   claims: ExternalClaimValues[];
   type: VerificationType;
   rules: VerificationRuleValues[];
@@ -69,7 +76,9 @@ export const emptyVerificationForm = (type: VerificationType = 'MULTI'): Verific
   description: '',
   source: 'SCHEMA',
   schema_id: '',
+  format: 'dc+sd-jwt',
   vct_values: [{ value: '' }],
+  doctype_value: '',
   claims: [emptyClaim()],
   type,
   rules: [],
@@ -94,6 +103,20 @@ export function parseClaimPath(text: string): ClaimPath | null {
   if (parts.some((part) => part === '')) return null;
   const path = parts.map((part) => (part === '*' ? null : /^\d+$/.test(part) ? Number(part) : part));
   return zClaimPath.safeParse(path).success ? path : null;
+}
+
+const zMdocPath = zExternalMdocCredentialType.shape.claims.element.shape.path;
+
+/**
+ * An mdoc element as typed, `namespace.element` (namespaces have dots, element identifiers do not:
+ * `org.iso.18013.5.1.family_name` → `["org.iso.18013.5.1", "family_name"]`). Null when it is not one.
+ */
+export function parseMdocClaimPath(text: string): [string, string] | null {
+  const trimmed = text.trim();
+  const dot = trimmed.lastIndexOf('.');
+  if (dot <= 0) return null;
+  const path: [string, string] = [trimmed.slice(0, dot), trimmed.slice(dot + 1)];
+  return zMdocPath.safeParse(path).success ? path : null;
 }
 
 /** The API's claims path back as the dotted text the form shows. */
@@ -122,7 +145,9 @@ export function verificationFormValues(verification: Verification): Verification
       ...common,
       source: 'EXTERNAL',
       schema_id: '',
-      vct_values: external.vct_values.map((value) => ({ value })),
+      format: external.format,
+      vct_values: (external.format === 'mso_mdoc' ? [''] : external.vct_values).map((value) => ({ value })),
+      doctype_value: external.format === 'mso_mdoc' ? external.doctype_value : '',
       claims: external.claims.map((claim) => ({
         name: claim.name,
         path: formatClaimPath(claim.path),
@@ -140,7 +165,9 @@ export function verificationFormValues(verification: Verification): Verification
     ...common,
     source: 'SCHEMA',
     schema_id: verification.schema?.id ?? '',
+    format: verification.format ?? 'dc+sd-jwt',
     vct_values: [{ value: '' }],
+    doctype_value: '',
     claims: [emptyClaim()],
     rules: verification.attributes.map((rule) => ({
       attribute: rule.attribute_id ?? '',
@@ -199,15 +226,26 @@ export function toVerificationRequest(
   if (values.source === 'EXTERNAL') {
     return {
       ...common,
-      credential: {
-        format: 'dc+sd-jwt',
-        vct_values: values.vct_values.map((vct) => vct.value.trim()),
-        claims: values.claims.map((claim) => ({
-          name: claim.name.trim(),
-          path: parseClaimPath(claim.path) ?? [],
-          type: claim.type,
-        })),
-      },
+      credential:
+        values.format === 'mso_mdoc'
+          ? {
+              format: 'mso_mdoc',
+              doctype_value: values.doctype_value.trim(),
+              claims: values.claims.map((claim) => ({
+                name: claim.name.trim(),
+                path: parseMdocClaimPath(claim.path) ?? ['', ''],
+                type: claim.type,
+              })),
+            }
+          : {
+              format: 'dc+sd-jwt',
+              vct_values: values.vct_values.map((vct) => vct.value.trim()),
+              claims: values.claims.map((claim) => ({
+                name: claim.name.trim(),
+                path: parseClaimPath(claim.path) ?? [],
+                type: claim.type,
+              })),
+            },
       attributes: rules.map(({ key, ...rest }) => ({ claim: key, ...rest })),
       requested_claims: requestedKeys(values, options),
     };
@@ -215,6 +253,8 @@ export function toVerificationRequest(
   return {
     ...common,
     schema_id: values.schema_id,
+    // The default (an SD-JWT VC) goes unsaid, as before formats existed.
+    ...(values.format === 'mso_mdoc' ? { format: values.format } : {}),
     attributes: rules.map(({ key, ...rest }) => ({ attribute_id: key, ...rest })),
     requested_attribute_ids: requestedKeys(values, options),
   };
@@ -228,6 +268,7 @@ type FieldPath =
   | 'requested'
   | 'trust_policy'
   | 'client_id_scheme'
+  | 'doctype_value'
   | `rules.${number}.${'attribute' | 'operator' | 'value'}`
   | `trusted_issuers.${number}.value`
   | `vct_values.${number}.value`
@@ -267,10 +308,11 @@ export function formFieldOfPath(path: string): FieldPath | null {
       // "Name at least one trusted issuer" names the list: it shows with the trust policy.
       return position === null ? 'trust_policy' : `trusted_issuers.${position}.value`;
     case 'credential': {
-      // credential.vct_values.N, credential.claims.N.(name|path|type)
+      // credential.vct_values.N, credential.doctype_value, credential.claims.N.(name|path|type)
       const [, list, at, claimField] = parts;
       const item = at !== undefined && /^\d+$/.test(at) ? Number(at) : null;
       if (list === 'vct_values') return item === null ? null : `vct_values.${item}.value`;
+      if (list === 'doctype_value') return 'doctype_value';
       if (list === 'claims' && item !== null) {
         return claimField === 'path' || claimField === 'type' ? `claims.${item}.${claimField}` : `claims.${item}.name`;
       }

@@ -77,6 +77,11 @@ const TYPE_ICONS: Record<VerificationType, ReactNode> = {
 };
 
 const SOURCES: CredentialSource[] = ['SCHEMA', 'EXTERNAL'];
+/** The formats' message keys: an SD-JWT VC, or an ISO/IEC 18013-5 mdoc. */
+const FORMATS = [
+  { value: 'dc+sd-jwt', key: 'SD_JWT_VC' },
+  { value: 'mso_mdoc', key: 'MDOC' },
+] as const;
 
 /** The value input fits the attribute: a number field, a date, yes / no, or text. */
 function valueInputProps(type: CredentialSchemaAttributeType | undefined) {
@@ -134,6 +139,8 @@ export function VerificationForm({
   const watchedClaimsDefinition = useWatch({ control, name: 'claims' });
   const watchedRules = useWatch({ control, name: 'rules' });
   const watchedVcts = useWatch({ control, name: 'vct_values' });
+  const watchedFormat = useWatch({ control, name: 'format' });
+  const watchedDocType = useWatch({ control, name: 'doctype_value' });
   const errors = formState.errors;
   const required = t('validation.required');
   const isExternal = source === 'EXTERNAL';
@@ -143,7 +150,11 @@ export function VerificationForm({
   const optionOf = (key: string) => options.find((option) => option.key === key);
   const ruleKeys = new Set((watchedRules ?? []).map((rule) => rule.attribute).filter(Boolean));
   const hasCredential = isExternal || Boolean(schema);
-  const credentialName = isExternal ? (watchedVcts ?? []).map((vct) => vct.value.trim()).find(Boolean) : schema?.name;
+  const credentialName = !isExternal
+    ? schema?.name
+    : watchedFormat === 'mso_mdoc'
+      ? watchedDocType?.trim() || undefined
+      : (watchedVcts ?? []).map((vct) => vct.value.trim()).find(Boolean);
 
   const validationMessage = (key: string) => t(`verifications.validation.${key}`);
 
@@ -268,6 +279,24 @@ export function VerificationForm({
               </ToggleButtonGroup>
             )}
           />
+          <TextField
+            select
+            label={t('verifications.form.format')}
+            fullWidth
+            helperText={t('verifications.form.formatHelper')}
+            slotProps={{
+              select: { native: true },
+              htmlInput: { 'data-testid': 'verification-format' },
+              inputLabel: { shrink: true },
+            }}
+            {...register('format')}
+          >
+            {FORMATS.map((format) => (
+              <option key={format.value} value={format.value}>
+                {t(`verifications.form.formats.${format.key}`)}
+              </option>
+            ))}
+          </TextField>
           {isExternal ? (
             <ExternalCredentialFields />
           ) : (
