@@ -211,7 +211,7 @@ describe('the DC API response', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toBe('invalid_request');
     expect(response.json().error_description).toMatch(/encrypted/);
-    expect((await outcome(attemptId)).status).toBe('REQUESTED');
+    expect((await outcome(attemptId)).status).toBe('CREATED');
   });
 
   it('refuses a tampered JWE, recording nothing', async () => {
@@ -227,7 +227,7 @@ describe('the DC API response', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: 'invalid_request' });
     expect(response.json().error_description).toMatch(/decrypted/);
-    expect((await outcome(attemptId)).status).toBe('REQUESTED');
+    expect((await outcome(attemptId)).status).toBe('CREATED');
   });
 
   it('refuses an answer encrypted to another attempt’s key', async () => {

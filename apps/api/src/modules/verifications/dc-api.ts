@@ -113,7 +113,7 @@ export async function dcApiRequest(deps: VerifierDeps, individualId: string, ori
     },
   });
   if (!jar) throw new Error('The request object was not signed');
-  await repository.markRequested(deps.db, individual.id);
+  // Not marked REQUESTED: the page fetched it, no wallet has it yet (the holder may still cancel and scan the QR).
   return { protocol: DC_API_PROTOCOL, data: { request: jar.authorizationRequestJwt } };
 }
 
