@@ -1,5 +1,5 @@
 import { decodeJwt } from '@cp/credentials';
-import { answerDcApiRequest, resolveDcApiRequest } from '@cp/holder';
+import { answerDcApiRequest, createDcApiResponse, resolveDcApiRequest } from '@cp/holder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import { claimCredential, fetchOf, type Holder, makeHolder } from './support/wallet.ts';
@@ -245,6 +245,16 @@ describe('the DC API response', () => {
     const response = await postResponse(attemptId, answer);
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toBe('invalid_request');
+  });
+
+  it('records a wallet that declines (encrypted error, no state over the DC API) as FAILED with WALLET_ERROR', async () => {
+    const attemptId = await startAttempt();
+    const request = await resolveDcApiRequest(await requestData(attemptId), origin, { fetch: fetchOf(t) });
+    const answer = await createDcApiResponse(request, { error: 'access_denied', error_description: 'Declined' });
+    expect(Object.keys(answer)).toEqual(['response']);
+    const response = await postResponse(attemptId, answer);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await outcome(attemptId)).toMatchObject({ status: 'FAILED', failed_checks: ['WALLET_ERROR'] });
   });
 
   it('refuses malformed and oversized bodies with OAuth errors', async () => {

@@ -80,6 +80,9 @@ const zDcApiResponse = z
   .object({
     response: z.string().min(1).max(openid4vp.RESPONSE_MAX_CHARS).optional(),
     vp_token: z.unknown().optional(),
+    // A wallet that declines (OpenID4VP 1.0 §8.5), as the response endpoint takes it.
+    error: z.string().max(500).optional(),
+    error_description: z.string().max(2000).optional(),
   })
   .strict();
 
@@ -148,10 +151,10 @@ export function openid4vpRoutes(ctx: AppContext): FastifyPluginAsync {
       { ...limited, bodyLimit: 2 * openid4vp.RESPONSE_MAX_CHARS, schema: { params: zParams, body: zDcApiResponse } },
       async (request, reply) => {
         const id = attemptId(request.params.id, 'invalid_request');
-        const vpToken = request.body.vp_token;
         // A.4: a plain vp_token travels as JSON; the channel refuses it as direct_post.jwt refuses a plain form.
+        const { vp_token: vpToken, ...rest } = request.body;
         const body = {
-          ...(request.body.response !== undefined ? { response: request.body.response } : {}),
+          ...rest,
           ...(vpToken !== undefined
             ? { vp_token: typeof vpToken === 'string' ? vpToken : JSON.stringify(vpToken) }
             : {}),

@@ -396,7 +396,8 @@ async function readResponse(
 ): Promise<{ presentation: string } | { declined: WalletDecline }> {
   const decline = (payload: Body): WalletDecline | undefined => {
     if (typeof payload.error !== 'string') return undefined;
-    if (payload.state !== individual.state) {
+    // The request's state: this attempt's, or none over the DC API (A.2), where the page holds the session.
+    if (payload.state !== authorizationRequestPayload.state) {
       throw new VerifierError('invalid_request', 'The state does not match this request.');
     }
     return {
