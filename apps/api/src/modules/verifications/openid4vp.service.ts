@@ -36,7 +36,7 @@ export const REQUEST_TTL_SECONDS = 600;
 export const RESPONSE_MAX_CHARS = 200_000;
 const QUERY_ID = 'credential';
 const RESPONSE_MODE = 'direct_post.jwt' as const;
-export const ENCRYPTION_ALGORITHMS = { key: ['ECDH-ES'], content: ['A128GCM', 'A256GCM'] };
+const ENCRYPTION_ALGORITHMS = { key: ['ECDH-ES'], content: ['A128GCM', 'A256GCM'] };
 
 export interface VerifierDeps {
   db: Database;
