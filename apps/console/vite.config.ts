@@ -43,6 +43,8 @@ export default defineConfig(({ command }) => ({
     proxy: {
       '/api': 'http://localhost:3000',
       '/dev': 'http://localhost:3000',
+      // The verifier's protocol endpoints the holder page calls for the Digital Credentials API.
+      '/oid4vp': 'http://localhost:3000',
     },
   },
   build: {

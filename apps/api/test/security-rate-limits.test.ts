@@ -40,6 +40,8 @@ const groups: Record<string, { method: 'GET' | 'POST'; url: string; payload?: Re
     { method: 'GET', url: `/oid4vp/requests/${attempt}` },
     { method: 'POST', url: `/oid4vp/requests/${attempt}` },
     { method: 'POST', url: `/oid4vp/responses/${attempt}`, payload: { response: 'x' } },
+    { method: 'GET', url: `/oid4vp/dc-api/requests/${attempt}?origin=x` },
+    { method: 'POST', url: `/oid4vp/dc-api/responses/${attempt}`, payload: { response: 'x' } },
   ],
   'holder pages (RATE_LIMIT_HOLDER_PER_MINUTE)': [
     { method: 'POST', url: '/api/verifications/individuals', payload: { verification_id: randomUUID() } },

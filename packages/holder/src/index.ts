@@ -1,4 +1,5 @@
 export * from './callbacks.ts';
+export * from './dc-api.ts';
 export * from './dcql.ts';
 export * from './errors.ts';
 export * from './issuance.ts';

@@ -140,7 +140,9 @@ async function fetchRequestObject(link: PresentationLink, context: HolderContext
 }
 
 /** The verifier's encryption key and a content encryption both support (§8.3). */
-function chooseEncryption(clientMetadata: Record<string, unknown>): NonNullable<PresentationRequest['encryption']> {
+export function chooseEncryption(
+  clientMetadata: Record<string, unknown>,
+): NonNullable<PresentationRequest['encryption']> {
   const keys = isObject(clientMetadata.jwks) && Array.isArray(clientMetadata.jwks.keys) ? clientMetadata.jwks.keys : [];
   const jwk = keys.find(
     (k): k is JWK =>
@@ -165,7 +167,7 @@ function chooseEncryption(clientMetadata: Record<string, unknown>): NonNullable<
 }
 
 /** The library's verdicts, as this holder's codes: a client that is not who it says is UNTRUSTED. */
-function requestError(err: unknown): HolderError {
+export function requestError(err: unknown): HolderError {
   const own = holderErrorIn(err);
   if (own) return own;
   const message = errorMessage(err);

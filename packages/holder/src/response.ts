@@ -66,7 +66,9 @@ export interface VerifierAnswer {
   redirectUri?: string;
 }
 
-type AuthorizationAnswer = { vp_token: Record<string, string[]> } | { error: string; error_description?: string };
+export type AuthorizationAnswer =
+  | { vp_token: Record<string, string[]> }
+  | { error: string; error_description?: string };
 
 /** An authorization response ready to post (plain data: it can be built ahead and sent later). */
 export interface AuthorizationResponse {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { registerOAuthErrorHandler } from '../../plugins/oauth-errors.ts';
 import { publicCors } from '../../plugins/public-cors.ts';
+import * as dcApi from './dc-api.ts';
 import * as openid4vp from './openid4vp.service.ts';
 
 /** The attempt id travels inside URLs the wallet treats as opaque: one that is not an attempt's is unknown (404). */
@@ -68,6 +69,23 @@ const zAuthorizationResponse = z
     error_description: z.string().max(2000).optional(),
   })
   .loose();
+/** The page's query: the origin it runs on, which must be the platform's own (OpenID4VP 1.0 A.2 `expected_origins`). */
+const zDcApiRequestQuery = z.object({ origin: z.string().min(1).max(500) });
+
+/**
+ * The `data` of the browser's DigitalCredential, forwarded by the holder page (OpenID4VP 1.0 A.4): `response`
+ * (dc_api.jwt, a JWE); a plain `vp_token` (dc_api) is read only to be refused as a downgrade.
+ */
+const zDcApiResponse = z
+  .object({
+    response: z.string().min(1).max(openid4vp.RESPONSE_MAX_CHARS).optional(),
+    vp_token: z.unknown().optional(),
+    // A wallet that declines (OpenID4VP 1.0 §8.5), as the response endpoint takes it.
+    error: z.string().max(500).optional(),
+    error_description: z.string().max(2000).optional(),
+  })
+  .strict();
+
 /**
  * OpenID4VP 1.0 endpoints outside /api (their URLs travel inside requests): the request object by
  * reference (`request_uri`, GET or POST) and the response endpoint (`direct_post` / `direct_post.jwt`).
@@ -118,6 +136,31 @@ export function openid4vpRoutes(ctx: AppContext): FastifyPluginAsync {
         const id = attemptId(request.params.id, 'invalid_request');
         const answer = await openid4vp.handleResponse(deps, id, request.body);
         return reply.send({ redirect_uri: answer.redirect_uri });
+      },
+    );
+    // The Digital Credentials API (OpenID4VP 1.0 Appendix A): the holder page asks for the request to give the
+    // browser, and forwards the wallet's answer. OAuth errors as the response endpoint's, same limit.
+    app.get(
+      '/oid4vp/dc-api/requests/:id',
+      { ...limited, schema: { params: zParams, querystring: zDcApiRequestQuery } },
+      async (request) =>
+        dcApi.dcApiRequest(deps, attemptId(request.params.id, 'invalid_request'), request.query.origin),
+    );
+    app.post(
+      '/oid4vp/dc-api/responses/:id',
+      { ...limited, bodyLimit: 2 * openid4vp.RESPONSE_MAX_CHARS, schema: { params: zParams, body: zDcApiResponse } },
+      async (request, reply) => {
+        const id = attemptId(request.params.id, 'invalid_request');
+        // A.4: a plain vp_token travels as JSON; the channel refuses it as direct_post.jwt refuses a plain form.
+        const { vp_token: vpToken, ...rest } = request.body;
+        const body = {
+          ...rest,
+          ...(vpToken !== undefined
+            ? { vp_token: typeof vpToken === 'string' ? vpToken : JSON.stringify(vpToken) }
+            : {}),
+        };
+        const answer = await dcApi.handleDcApiResponse(deps, id, body);
+        return reply.send({ status: answer.status, redirect_uri: answer.redirect_uri });
       },
     );
     // Preflights: answered by @fastify/cors with these routes' CORS headers.

@@ -34,7 +34,7 @@ import { generateCustomerId } from './verifications.service.ts';
 import type { VerifierTrust } from './verifier-trust.ts';
 
 /** How long a wallet has between fetching the request and answering it. */
-const REQUEST_TTL_SECONDS = 600;
+export const REQUEST_TTL_SECONDS = 600;
 export const RESPONSE_MAX_CHARS = 200_000;
 const QUERY_ID = 'credential';
 const RESPONSE_MODE = 'direct_post.jwt' as const;
@@ -106,7 +106,11 @@ export const holderPageUrl = (publicUrl: string, individualId: string) =>
  * (getSanDnsVerifierSigner). Under x509_san_dns the wallet sends the response only to that host: the
  * `response_uri` is on PUBLIC_URL (responseUri), so it is.
  */
-async function verifierSigner(deps: VerifierDeps, organizationId: string, scheme: schema.VerifierClientIdScheme) {
+export async function verifierSigner(
+  deps: VerifierDeps,
+  organizationId: string,
+  scheme: schema.VerifierClientIdScheme,
+) {
   if (scheme === 'x509_san_dns') {
     const signer = await keysService.getSanDnsVerifierSigner(deps.keys, organizationId);
     return { ...signer, clientId: `x509_san_dns:${new URL(deps.publicUrl).hostname}` };
@@ -118,7 +122,7 @@ async function verifierSigner(deps: VerifierDeps, organizationId: string, scheme
 }
 
 /** The client identifier prefix an attempt was frozen with. */
-const schemeOf = (clientId: string): schema.VerifierClientIdScheme =>
+export const schemeOf = (clientId: string): schema.VerifierClientIdScheme =>
   clientId.startsWith('x509_san_dns:') ? 'x509_san_dns' : 'x509_hash';
 
 /**
@@ -233,7 +237,7 @@ export async function createIndividual(
   });
 }
 
-const isOpen = (status: string) => status === 'CREATED' || status === 'REQUESTED';
+export const isOpen = (status: string) => status === 'CREATED' || status === 'REQUESTED';
 
 async function loadIndividual(deps: VerifierDeps, id: string) {
   const row = await repository.findIndividual(deps.db, id);
@@ -302,7 +306,7 @@ export async function outcome(deps: VerifierDeps, individualId: string) {
 }
 
 /** The request object's payload for an attempt (what the wallet is sent, and what its answer is read against). */
-function requestPayload(
+export function requestPayload(
   deps: VerifierDeps,
   individual: repository.VerificationIndividualRow,
   frozen: FrozenRequest,
@@ -386,6 +390,21 @@ export async function requestObject(deps: VerifierDeps, individualId: string, wa
 
 type Body = Record<string, unknown>;
 
+/** The authorization request a response is read against (its mode, its keys, its state). */
+export type AuthorizationRequestPayload = Record<string, unknown>;
+
+/**
+ * How an answer reached the verifier: the request it answers and the audience its key binding names.
+ * `direct_post.jwt` to the response URI by default; the Digital Credentials API (dc-api.ts) is the other.
+ */
+export interface ResponseChannel {
+  requestPayload: (
+    individual: repository.VerificationIndividualRow,
+    frozen: FrozenRequest,
+  ) => AuthorizationRequestPayload;
+  audience: (frozen: FrozenRequest) => string;
+}
+
 /** The wallet declined or could not answer (OpenID4VP §8.5): `{error, error_description, state}`. */
 interface WalletDecline {
   error: string;
@@ -407,10 +426,12 @@ async function readResponse(
   individual: repository.VerificationIndividualRow,
   frozen: FrozenRequest,
   body: Body,
+  authorizationRequestPayload: AuthorizationRequestPayload = requestPayload(deps, individual, frozen),
 ): Promise<{ presentation: string } | { declined: WalletDecline }> {
   const decline = (payload: Body): WalletDecline | undefined => {
     if (typeof payload.error !== 'string') return undefined;
-    if (payload.state !== individual.state) {
+    // The request's state: this attempt's, or none over the DC API (A.2), where the page holds the session.
+    if (payload.state !== authorizationRequestPayload.state) {
       throw new VerifierError('invalid_request', 'The state does not match this request.');
     }
     return {
@@ -455,7 +476,7 @@ async function readResponse(
   try {
     const parsed = await parseOpenid4vpAuthorizationResponse({
       authorizationResponse: body,
-      authorizationRequestPayload: requestPayload(deps, individual, frozen) as never,
+      authorizationRequestPayload: authorizationRequestPayload as never,
       callbacks: {
         decryptJwe,
         // Encrypted-only responses: a signed inner JWT is not something this verifier asked for.
@@ -485,7 +506,12 @@ async function readResponse(
  * records every check, why the issuer was admitted or refused, and the outcome, once. A single-use link
  * completes with its first finished attempt.
  */
-export async function handleResponse(deps: VerifierDeps, individualId: string, rawBody: unknown) {
+export async function handleResponse(
+  deps: VerifierDeps,
+  individualId: string,
+  rawBody: unknown,
+  channel?: ResponseChannel,
+) {
   // One statement: the attempt, its verification, the organization's trust anchors and webhook subscription.
   const row = await repository.findIndividualForResponse(deps.db, individualId);
   if (!row) throw new VerifierError('invalid_request', 'No such verification request.', 404);
@@ -495,7 +521,13 @@ export async function handleResponse(deps: VerifierDeps, individualId: string, r
   }
   const body = (rawBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? rawBody : {}) as Body;
   const frozen = frozenRequest(individual.request);
-  const read = await readResponse(deps, individual, frozen, body);
+  const read = await readResponse(
+    deps,
+    individual,
+    frozen,
+    body,
+    channel ? channel.requestPayload(individual, frozen) : undefined,
+  );
 
   let checks: PresentationCheck[] | VerificationCheck[];
   let claims: Record<string, unknown> = {};
@@ -535,7 +567,7 @@ export async function handleResponse(deps: VerifierDeps, individualId: string, r
             read.presentation,
             {
               nonce: individual.nonce,
-              audience: frozen.clientId,
+              audience: channel ? channel.audience(frozen) : frozen.clientId,
               vctValues: frozen.vctValues,
               requestedClaims: frozen.requestedClaims,
               rules: frozen.rules,

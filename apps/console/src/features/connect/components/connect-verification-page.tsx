@@ -8,7 +8,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { brandButtonSx } from '../../../components/organization-band.tsx';
 import { WalletQrPanel } from '../../../components/wallet-qr-panel.tsx';
@@ -17,7 +17,9 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { usePublicConfig } from '../../../lib/public-config.ts';
 import { useVerificationConnect } from '../api/get-verification-connect.ts';
 import { useVerificationOutcome } from '../api/get-verification-outcome.ts';
+import { isDigitalCredentialsAvailable } from '../api/present-with-digital-credentials.ts';
 import { ClaimLabelList } from './claim-label-list.tsx';
+import { DigitalCredentialsPanel } from './digital-credentials-panel.tsx';
 import { HolderPage, type HolderParty } from './holder-page.tsx';
 import { StateCard } from './state-card.tsx';
 import { VerificationUnavailableCard } from './verification-unavailable-card.tsx';
@@ -112,6 +114,8 @@ function RequestCard({
   const walletUrl = config.data?.wallet_url;
   const walletLink = walletUrl ? walletPresentLink(walletUrl, request) : null;
   const walletHasRequest = status === 'REQUESTED' && !showQrAgain;
+  // Read once: whether this browser can ask a wallet on this device (Digital Credentials API).
+  const canUseDigitalCredentials = useMemo(() => isDigitalCredentialsAvailable(), []);
 
   return (
     <Box sx={{ p: { xs: 2.5, sm: 4 } }} data-testid={STATUS_TEST_ID} data-status={status}>
@@ -161,6 +165,9 @@ function RequestCard({
         </Box>
       ) : (
         <>
+          {canUseDigitalCredentials && (
+            <DigitalCredentialsPanel id={data.id} buttonSx={brandButtonSx(data.verifier.brand_color)} />
+          )}
           <WalletQrPanel
             value={request}
             qrTitle={t('connect.verification.qrTitle')}

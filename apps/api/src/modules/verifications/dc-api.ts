@@ -1,0 +1,149 @@
+import { signJwt, x5cLeafJwk } from '@cp/credentials';
+import type { Jwk } from '@openid4vc/oauth2';
+import { createOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import { randomToken } from '../../lib/crypto.ts';
+import * as organizationsService from '../organizations/organizations.service.ts';
+import {
+  type FrozenRequest,
+  frozenRequest,
+  handleResponse,
+  isOpen,
+  REQUEST_TTL_SECONDS,
+  type ResponseChannel,
+  requestPayload,
+  schemeOf,
+  type VerifierDeps,
+  VerifierError,
+  verifierSigner,
+} from './openid4vp.service.ts';
+import * as repository from './verifications.repository.ts';
+
+/**
+ * OpenID4VP 1.0 over the W3C Digital Credentials API (Appendix A; HAIP 1.0): the holder page asks the browser
+ * (`navigator.credentials.get`) with the `openid4vp-v1-signed` protocol, and the wallet's answer comes back
+ * through the page, which forwards it here. Same attempt, signer, client id, nonce, DCQL query and
+ * encryption key as the attempt's `request_uri` request; what differs:
+ * - the request travels by value, `{request: <JWS>}` (A.3.2), with `response_mode: dc_api.jwt` and
+ *   `expected_origins`, and without `response_uri` or `state` (A.2);
+ * - the only origin is the platform's own (the holder pages are served from PUBLIC_URL): no other origin
+ *   can make this platform's request reach a wallet through the browser;
+ * - the audience of the response is the origin prefixed with `origin:`, "even for signed requests"
+ *   (A.4; B.3.6 for the KB-JWT `aud` of SD-JWT VC).
+ */
+
+export const DC_API_PROTOCOL = 'openid4vp-v1-signed' as const;
+const DC_API_RESPONSE_MODE = 'dc_api.jwt' as const;
+
+/** The one origin whose pages may call the Digital Credentials API with this platform's requests (RFC 6454). */
+export const dcApiOrigin = (publicUrl: string) => new URL(publicUrl).origin;
+
+/** OpenID4VP 1.0 Appendix A.4: the audience of a response over the DC API, signed requests included. */
+export const dcApiAudience = (origin: string) => `origin:${origin}`;
+
+/** The request a DC API answer is built and read against: the attempt's, in `dc_api.jwt` mode for this origin. */
+function dcApiRequestPayload(
+  deps: VerifierDeps,
+  individual: repository.VerificationIndividualRow,
+  frozen: FrozenRequest,
+  clientMetadata: Record<string, unknown> = {},
+) {
+  // A.2: no response_uri (the answer returns through the browser) and no state (the page holds the session).
+  const {
+    response_uri: _responseUri,
+    state: _state,
+    ...payload
+  } = requestPayload(deps, individual, frozen, clientMetadata);
+  return {
+    ...payload,
+    response_mode: DC_API_RESPONSE_MODE,
+    expected_origins: [dcApiOrigin(deps.publicUrl)],
+  };
+}
+
+/** How a DC API answer is read: against the `dc_api.jwt` request, bound to the origin (A.4). */
+const dcApiChannel = (deps: VerifierDeps): ResponseChannel => ({
+  requestPayload: (individual, frozen) => dcApiRequestPayload(deps, individual, frozen),
+  audience: () => dcApiAudience(dcApiOrigin(deps.publicUrl)),
+});
+
+/**
+ * The `data` of the browser's `openid4vp-v1-signed` request (A.3.2): `{request: <signed request object>}`,
+ * for an open attempt, asked by a page of this platform's origin only.
+ */
+export async function dcApiRequest(deps: VerifierDeps, individualId: string, origin: string) {
+  if (origin !== dcApiOrigin(deps.publicUrl)) {
+    throw new VerifierError(
+      'invalid_request',
+      'Digital Credentials API requests are made for this platform’s own pages only.',
+    );
+  }
+  const row = await repository.findIndividual(deps.db, individualId);
+  if (!row) throw new VerifierError('invalid_request', 'No such verification request.', 404);
+  const { individual, verification } = row;
+  if (!isOpen(individual.status)) {
+    throw new VerifierError('invalid_request', 'This verification request has already been answered.', 410);
+  }
+  if (verification.type === 'SINGLE' && verification.completedAt) {
+    throw new VerifierError('invalid_request', 'This single-use verification link has been used.', 410);
+  }
+  const frozen = frozenRequest(individual.request);
+  // An mdoc over the Digital Credentials API needs its own session transcript (OpenID4VPDCAPIHandover,
+  // dcApiHandoverInfo): until the mdoc verifier takes it, such a request is not offered (the QR code is).
+  if (frozen.format === 'mso_mdoc') {
+    throw new VerifierError('invalid_request', 'mdocs are not asked for over the Digital Credentials API yet.', 400);
+  }
+  const signer = await verifierSigner(deps, verification.organizationId, schemeOf(frozen.clientId));
+  const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
+  const payload = dcApiRequestPayload(deps, individual, frozen, {
+    client_name: organization.name,
+    ...(organization.logoMediaId ? { logo_uri: `${deps.publicUrl}/api/media/${organization.logoMediaId}` } : {}),
+  });
+  const { jar } = await createOpenid4vpAuthorizationRequest({
+    authorizationRequestPayload: payload,
+    jar: {
+      jwtSigner: { method: 'x5c', alg: 'ES256', x5c: signer.x5c },
+      expiresInSeconds: REQUEST_TTL_SECONDS,
+      // A.3.2: the wallet ignores `aud` over the DC API; the static discovery audience as for request_uri.
+      additionalJwtPayload: { iss: signer.clientId, aud: 'https://self-issued.me/v2', jti: randomToken(12) },
+    },
+    callbacks: {
+      signJwt: async (_jwtSigner, { header, payload: claims }) => ({
+        jwt: await signJwt(signer.signer, header, claims),
+        signerJwk: (await x5cLeafJwk(signer.x5c)) as Jwk,
+      }),
+      encryptJwe: () => {
+        throw new Error('Request objects are signed, not encrypted');
+      },
+    },
+  });
+  if (!jar) throw new Error('The request object was not signed');
+  // Not marked REQUESTED: the page fetched it, no wallet has it yet (the holder may still cancel and scan the QR).
+  return { protocol: DC_API_PROTOCOL, data: { request: jar.authorizationRequestJwt } };
+}
+
+/**
+ * The wallet's answer as the page received it from the browser (`data` of the DigitalCredential):
+ * `{response: <JWE>}`, read and checked exactly as a `direct_post.jwt` response (decryption with the
+ * attempt's key, a plain `vp_token` refused as a downgrade, every presentation check recorded, single use),
+ * with the key binding's audience the origin (A.4).
+ */
+export function handleDcApiResponse(deps: VerifierDeps, individualId: string, data: unknown) {
+  return handleResponse(deps, individualId, data, dcApiChannel(deps));
+}
+
+/**
+ * Hook for mdoc (ISO 18013-5) over the DC API, verified in the mdoc branch: the SessionTranscript's handover
+ * is `["OpenID4VPDCAPIHandover", SHA-256(CBOR(OpenID4VPDCAPIHandoverInfo))]` with
+ * `OpenID4VPDCAPIHandoverInfo = [origin, nonce, jwkThumbprint]` (OpenID4VP 1.0 Appendix B.2, ISO mdoc over the DC API): the origin without
+ * the `origin:` prefix, the request nonce, and for `dc_api.jwt` the SHA-256 JWK thumbprint (RFC 7638) of the
+ * key the response was encrypted to. These are its inputs for an attempt; the CBOR lives with the mdoc code.
+ */
+export async function dcApiHandoverInfo(deps: VerifierDeps, individual: repository.VerificationIndividualRow) {
+  const thumbprint = await calculateJwkThumbprint(individual.responseKeyPublic as unknown as JWK, 'sha256');
+  return {
+    origin: dcApiOrigin(deps.publicUrl),
+    nonce: individual.nonce,
+    jwkThumbprint: Buffer.from(thumbprint, 'base64url'),
+  };
+}
