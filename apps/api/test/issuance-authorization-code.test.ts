@@ -5,10 +5,13 @@ import {
   createHolderKey,
   createKeyProof,
   type HolderKey,
+  requestCredential as holderRequestCredential,
   type Issuance,
   parseSdJwtVc,
   requestNonce,
+  resolveCredentialOffer,
   resolveIssuerMetadata,
+  resolveWalletInitiatedIssuance,
 } from '@cp/holder';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -690,5 +693,88 @@ describe('wallet-initiated issuance', () => {
     const flow = await startWalletFlow(issuer, { 'accept-language': 'ja-JP,ja;q=0.9' });
     expect(flow.body).toContain('lang="ja"');
     expect(flow.body).toContain('メールアドレス');
+  });
+});
+
+// ---- the holder library (@cp/holder) through the authorization code flow ---------------------------------
+
+/** The browser step of an issuer-initiated request: the authorization endpoint redirects at once. */
+const followRedirect = async (authorizationRequestUrl: string) => {
+  const { pathname, search } = new URL(authorizationRequestUrl);
+  const answer = await t.app.inject({ url: `${pathname}${search}` });
+  expect(answer.statusCode, answer.body).toBe(302);
+  return answer.headers.location as string;
+};
+
+/** The browser step of a wallet-initiated request: the address, the code from the mailbox, the redirect. */
+const proveAddress = (issuer: Issuer, email: string) => async (authorizationRequestUrl: string) => {
+  const { pathname, search } = new URL(authorizationRequestUrl);
+  const page = await t.app.inject({ url: `${pathname}${search}` });
+  expect(page.statusCode, page.body).toBe(200);
+  const flow = /name="flow" value="([^"]+)"/.exec(page.body)![1]!;
+  const cookie = /cp_issuer_flow=([^;]+)/.exec(String(page.headers['set-cookie']))![1]!;
+  const before = (await mailsTo(t, email)).length;
+  await postForm(issuer, 'email', { flow, cookie }, { email });
+  const code = await emailedCode(email, before + 1);
+  const answer = await postForm(issuer, 'code', { flow, cookie }, { code });
+  expect(answer.statusCode, answer.body).toBe(303);
+  return answer.headers.location as string;
+};
+
+describe('@cp/holder through the authorization code flow', () => {
+  it('claims an offer with PAR, PKCE and issuer_state instead of the pre-authorized code', async () => {
+    const issuer = await buildIssuer('AC Holder');
+    const { credentialId } = await issueTo(issuer, 'holder@example.com');
+    const connect = (await walletHttp(t)(`${t.config.publicUrl}/api/credentials/${credentialId}/connect`)).json();
+    const context = { fetch: fetchOf(t) };
+    const issuance = await resolveCredentialOffer(connect.connection_url, context, { authorizationCode: true });
+    const holder = await createHolderKey();
+    const { parsed } = await holderRequestCredential(
+      issuance,
+      { key: holder, batchSize: 1, authorizationCode: { redirectUri: REDIRECT_URI, authorize: followRedirect } },
+      context,
+    );
+    expect(parsed.payload.cnf).toMatchObject({ jwk: { x: holder.publicJwk.x } });
+    const [row] = await db().select().from(schema.credentials).where(eq(schema.credentials.id, credentialId));
+    expect(row?.status).toBe('CLAIMED');
+  });
+
+  it('receives with DPoP (PAR and token proofs, bound token) and a batch when the issuer requires DPoP', async () => {
+    const issuer = await buildIssuer('AC Holder DPoP', { dpopRequired: true });
+    const { credentialId } = await issueTo(issuer, 'holder-dpop@example.com');
+    const connect = (await walletHttp(t)(`${t.config.publicUrl}/api/credentials/${credentialId}/connect`)).json();
+    const context = { fetch: fetchOf(t) };
+    const issuance = await resolveCredentialOffer(connect.connection_url, context, { authorizationCode: true });
+    const received = await holderRequestCredential(
+      issuance,
+      {
+        key: await createHolderKey(),
+        batchSize: 3,
+        dpopKey: await createHolderKey(),
+        authorizationCode: { redirectUri: REDIRECT_URI, authorize: followRedirect },
+      },
+      context,
+    );
+    expect(received.instances).toHaveLength(3);
+  });
+
+  it('starts from the issuer alone (wallet-initiated): proves the address and receives what was issued to it', async () => {
+    const issuer = await buildIssuer('AC Holder Wallet');
+    const email = 'holder-lost@example.com';
+    const { credentialId } = await issueTo(issuer, email);
+    const context = { fetch: fetchOf(t) };
+    const issuance = await resolveWalletInitiatedIssuance(issuer.issuer, issuer.slug, context);
+    const { parsed } = await holderRequestCredential(
+      issuance,
+      {
+        key: await createHolderKey(),
+        batchSize: 1,
+        authorizationCode: { redirectUri: REDIRECT_URI, authorize: proveAddress(issuer, email) },
+      },
+      context,
+    );
+    expect(parsed.claims.full_name).toBe(email);
+    const [row] = await db().select().from(schema.credentials).where(eq(schema.credentials.id, credentialId));
+    expect(row?.status).toBe('CLAIMED');
   });
 });
