@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { base64url } from '@cp/credentials';
+import { base64url, signerFromPrivateJwk, signJwt } from '@cp/credentials';
+import { makeCertificate } from '@cp/credentials/testing';
 import { schema } from '@cp/db';
 import {
   createHolderKey,
@@ -33,7 +34,7 @@ const EMAIL_CODE_QUEUE = 'issuer.email-code';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_ISSUER_PER_MINUTE: '10000' } });
+  t = await startTestApp({ env: { RATE_LIMIT_ISSUER_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '100000' } });
 });
 afterAll(async () => {
   await t?.close();
@@ -688,6 +689,25 @@ describe('wallet-initiated issuance', () => {
     expect((await mailsTo(t, 'csrf@example.com')).length).toBe(0);
   });
 
+  it('sends at most 3 codes per flow and 10 an hour to one address, whichever flows ask', async () => {
+    const issuer = await buildIssuer('AC Wallet Bombing');
+    const email = 'bombed@example.com';
+    const flow = await startWalletFlow(issuer);
+    for (let i = 0; i < 3; i++) expect((await postForm(issuer, 'email', flow, { email })).statusCode).toBe(200);
+    const fourth = await postForm(issuer, 'email', flow, { email });
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.body).toContain('Too many codes');
+    for (let i = 0; i < 7; i++) {
+      expect((await postForm(issuer, 'email', await startWalletFlow(issuer), { email })).statusCode).toBe(200);
+    }
+    // 10 sent: an eleventh flow is refused for that address, not for another one.
+    expect((await postForm(issuer, 'email', await startWalletFlow(issuer), { email })).statusCode).toBe(429);
+    const other = await postForm(issuer, 'email', await startWalletFlow(issuer), { email: 'other@example.com' });
+    expect(other.statusCode).toBe(200);
+    await waitForMails(t, email, { count: 10, queue: EMAIL_CODE_QUEUE });
+    expect((await mailsTo(t, email)).length).toBe(10);
+  });
+
   it('speaks the language of Accept-Language', async () => {
     const issuer = await buildIssuer('AC Wallet Ja');
     const flow = await startWalletFlow(issuer, { 'accept-language': 'ja-JP,ja;q=0.9' });
@@ -776,5 +796,75 @@ describe('@cp/holder through the authorization code flow', () => {
     expect(parsed.claims.full_name).toBe(email);
     const [row] = await db().select().from(schema.credentials).where(eq(schema.credentials.id, credentialId));
     expect(row?.status).toBe('CLAIMED');
+  });
+});
+
+describe('wallet attestation through the authorization code flow', () => {
+  /** An issuer requiring wallet attestations from a provider it trusts, and a wallet that has one. */
+  async function attestedWallet(name: string) {
+    const issuer = await buildIssuer(name);
+    const ca = await makeCertificate({ subject: `CN=${name} CA`, ca: true });
+    const signer = await makeCertificate({ subject: `CN=${name} Signer`, issuer: ca });
+    const provider = await t.app.inject({
+      method: 'POST',
+      url: '/api/wallet-providers',
+      headers: issuer.adminHeaders,
+      payload: { name: `${name} provider`, certificate_pem: ca.pem },
+    });
+    expect(provider.statusCode, provider.body).toBe(201);
+    const policy = await t.app.inject({
+      method: 'PUT',
+      url: `/api/organizations/${issuer.organizationId}/issuer-policy`,
+      headers: issuer.adminHeaders,
+      payload: { dpop_required: false, wallet_attestation_required: true },
+    });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const instance = await createHolderKey();
+    const now = Math.floor(Date.now() / 1000);
+    const attestation = await signJwt(
+      await signerFromPrivateJwk(signer.key.privateJwk),
+      { typ: 'oauth-client-attestation+jwt', x5c: [signer.b64] },
+      {
+        iss: 'https://provider.example',
+        sub: CLIENT_ID,
+        iat: now - 60,
+        exp: now + 3600,
+        cnf: { jwk: instance.publicJwk },
+      },
+    );
+    return { issuer, walletAttestation: { attestation, key: instance } };
+  }
+
+  it('refuses a PAR without the attestation the policy requires', async () => {
+    const { issuer } = await attestedWallet('AC Attestation Missing');
+    const { offer } = await issueTo(issuer, 'attest-missing@example.com');
+    const answer = await par(issuer, {
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      scope: issuer.slug,
+      issuer_state: offer.grants.authorization_code.issuer_state,
+    });
+    expectOAuthError(answer, 401, 'invalid_client');
+  });
+
+  it('lets an attested wallet through PAR and token (client_id = the attestation sub) and records its provider', async () => {
+    const { issuer, walletAttestation } = await attestedWallet('AC Attestation Valid');
+    const { credentialId } = await issueTo(issuer, 'attest@example.com');
+    const connect = (await walletHttp(t)(`${t.config.publicUrl}/api/credentials/${credentialId}/connect`)).json();
+    const context = { fetch: fetchOf(t) };
+    const issuance = await resolveCredentialOffer(connect.connection_url, context, { authorizationCode: true });
+    await holderRequestCredential(
+      issuance,
+      {
+        key: await createHolderKey(),
+        batchSize: 1,
+        walletAttestation,
+        authorizationCode: { redirectUri: REDIRECT_URI, authorize: followRedirect },
+      },
+      context,
+    );
+    const [row] = await db().select().from(schema.credentials).where(eq(schema.credentials.id, credentialId));
+    expect(row?.status).toBe('CLAIMED');
+    expect(row?.walletProviderId).toBeTruthy();
   });
 });

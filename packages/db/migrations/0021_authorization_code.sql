@@ -26,7 +26,8 @@ CREATE TABLE "authorization_requests" (
 );
 --> statement-breakpoint
 -- The e-mail one-time code of a wallet-initiated flow: one current code per flow (a new one replaces it),
--- 10 minutes, at most 5 attempts (like tx_code), at most 3 sent per flow.
+-- 10 minutes, at most 5 attempts (like tx_code), at most 3 sent per flow; kept after the flow ends, so that
+-- the codes sent to one address in the last hour can be counted (at most 10, whichever flows asked).
 CREATE TABLE "email_one_time_codes" (
 	"authorization_request_id" uuid PRIMARY KEY NOT NULL,
 	"organization_id" uuid NOT NULL,
@@ -69,5 +70,6 @@ CREATE UNIQUE INDEX "authorization_requests_request_uri_key" ON "authorization_r
 CREATE UNIQUE INDEX "authorization_requests_flow_key" ON "authorization_requests" USING btree ("flow_hash");--> statement-breakpoint
 CREATE INDEX "authorization_requests_expires_idx" ON "authorization_requests" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "authorization_codes_offer_idx" ON "authorization_codes" USING btree ("offer_id");--> statement-breakpoint
+CREATE INDEX "email_one_time_codes_email_idx" ON "email_one_time_codes" USING btree ("organization_id","email","created_at");--> statement-breakpoint
 -- Wallet-initiated issuance looks up an organization's credentials by recipient address (case-insensitive).
 CREATE INDEX "credentials_recipient_email_idx" ON "credentials" USING btree ("organization_id",lower("recipient_email"));

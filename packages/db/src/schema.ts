@@ -1089,21 +1089,28 @@ export const authorizationRequests = pgTable(
   ],
 );
 
-/** The e-mail one-time code of a wallet-initiated flow: hashed, 10 min, 5 attempts, a new one replaces it. */
-export const emailOneTimeCodes = pgTable('email_one_time_codes', {
-  authorizationRequestId: uuid('authorization_request_id')
-    .primaryKey()
-    .references(() => authorizationRequests.id, { onDelete: 'cascade' }),
-  organizationId: uuid('organization_id')
-    .notNull()
-    .references(() => organizations.id, { onDelete: 'cascade' }),
-  email: text('email').notNull(),
-  codeHash: text('code_hash').notNull(),
-  attempts: integer('attempts').notNull().default(0),
-  sentCount: integer('sent_count').notNull().default(1),
-  createdAt: createdAt(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-});
+/**
+ * The e-mail one-time code of a wallet-initiated flow: hashed, 10 min, 5 attempts, a new one replaces it; kept
+ * after the flow ends so that the codes sent to an address can be counted.
+ */
+export const emailOneTimeCodes = pgTable(
+  'email_one_time_codes',
+  {
+    authorizationRequestId: uuid('authorization_request_id')
+      .primaryKey()
+      .references(() => authorizationRequests.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    sentCount: integer('sent_count').notNull().default(1),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('email_one_time_codes_email_idx').on(t.organizationId, t.email, t.createdAt)],
+);
 
 /** An authorization code (RFC 6749 §4.1.2): hashed, 60 s, used once, granting one credential (its open offer). */
 export const authorizationCodes = pgTable(

@@ -65,13 +65,34 @@ export async function findOpenFlow(db: Database, organizationId: string, flowHas
   return row;
 }
 
-/** Ends a browser flow (the right code was given, or every attempt was spent): it must start again. */
+/**
+ * Ends a browser flow (the right code was given, or every attempt was spent): it must start again. Its code
+ * can no longer be tried (expired now), and stays counted for its address.
+ */
 export async function endFlow(db: Database, authorizationRequestId: string, now: Date) {
   await db
     .update(authorizationRequests)
     .set({ flowExpiresAt: now })
     .where(eq(authorizationRequests.id, authorizationRequestId));
-  await db.delete(emailOneTimeCodes).where(eq(emailOneTimeCodes.authorizationRequestId, authorizationRequestId));
+  await db
+    .update(emailOneTimeCodes)
+    .set({ expiresAt: now })
+    .where(eq(emailOneTimeCodes.authorizationRequestId, authorizationRequestId));
+}
+
+/** How many codes this organization's flows sent to `email` since `since` (whichever flows asked). */
+export async function countCodesSentTo(db: Database, organizationId: string, email: string, since: Date) {
+  const [row] = await db
+    .select({ sent: sql<number>`coalesce(sum(${emailOneTimeCodes.sentCount}), 0)::int` })
+    .from(emailOneTimeCodes)
+    .where(
+      and(
+        eq(emailOneTimeCodes.organizationId, organizationId),
+        eq(emailOneTimeCodes.email, email),
+        gt(emailOneTimeCodes.createdAt, since),
+      ),
+    );
+  return row?.sent ?? 0;
 }
 
 /**

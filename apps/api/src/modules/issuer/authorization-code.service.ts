@@ -47,6 +47,8 @@ const FLOW_TTL_SECONDS = 600;
 const EMAIL_CODE_TTL_SECONDS = 600;
 const EMAIL_CODE_MAX_ATTEMPTS = 5;
 const EMAIL_CODES_PER_FLOW = 3;
+/** Codes sent to one address in an hour, over all flows of the organization. */
+const EMAIL_CODES_PER_ADDRESS_HOUR = 10;
 const ACCESS_TOKEN_TTL_SECONDS = 600;
 /** RFC 7636 §4.2: BASE64URL(SHA-256(verifier)) is 43 characters. */
 const S256_CHALLENGE = /^[\w-]{43}$/;
@@ -316,6 +318,14 @@ export async function submitEmail(
   const email = zEmail.safeParse(input.email.trim());
   if (!email.success) return { kind: 'email', flow: input.flow, redirectUri: row.redirectUri };
   const address = email.data.toLowerCase();
+  // Against mail bombing through many flows: the same limit whether or not the address has credentials here.
+  const sinceHour = new Date(Date.now() - 3600_000);
+  if (
+    (await repository.countCodesSentTo(deps.db, organizationId, address, sinceHour)) >= EMAIL_CODES_PER_ADDRESS_HOUR
+  ) {
+    await repository.endFlow(deps.db, row.id, new Date());
+    return refused('too_many_codes', 429);
+  }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const stored = await repository.putEmailOneTimeCode(
     deps.db,

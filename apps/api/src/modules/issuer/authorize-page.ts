@@ -39,7 +39,7 @@ const TEXTS: Record<Language, Texts> = {
       code_sent: 'If the address is right, a 6-digit code is on its way to it. It is valid for 10 minutes.',
       wrong_code: 'That code is not right. Attempts left: {n}.',
       start_again: 'Too many wrong codes, or the code expired. Start again from your wallet.',
-      too_many_codes: 'Too many codes were sent for this sign-in. Start again from your wallet.',
+      too_many_codes: 'Too many codes were sent. Wait a while, then start again from your wallet.',
       nothing_claimable:
         'No credentials from this issuer are waiting for this address. Credentials already received, revoked or expired cannot be received again: ask the issuer for a new one.',
     },
@@ -57,7 +57,7 @@ const TEXTS: Record<Language, Texts> = {
       code_sent: 'アドレスが正しければ、6桁のコードが送信されます。有効期間は10分です。',
       wrong_code: 'コードが正しくありません。残りの試行回数: {n}。',
       start_again: '誤ったコードが多すぎるか、コードの有効期限が切れました。ウォレットからやり直してください。',
-      too_many_codes: 'このサインインで送信されたコードが多すぎます。ウォレットからやり直してください。',
+      too_many_codes: '送信されたコードが多すぎます。しばらく待ってから、ウォレットからやり直してください。',
       nothing_claimable:
         'このアドレス宛てに受け取り待ちの証明書はありません。受け取り済み・失効・期限切れの証明書は再度受け取れません。発行者に新しい証明書を依頼してください。',
     },
@@ -76,7 +76,7 @@ const TEXTS: Record<Language, Texts> = {
       code_sent: 'Si la dirección es correcta, recibirá un código de 6 dígitos. Es válido durante 10 minutos.',
       wrong_code: 'El código no es correcto. Intentos restantes: {n}.',
       start_again: 'Demasiados códigos erróneos, o el código caducó. Vuelva a empezar desde su cartera.',
-      too_many_codes: 'Se enviaron demasiados códigos para este inicio de sesión. Vuelva a empezar desde su cartera.',
+      too_many_codes: 'Se enviaron demasiados códigos. Espere un rato y vuelva a empezar desde su cartera.',
       nothing_claimable:
         'No hay credenciales de este emisor pendientes para esta dirección. Las credenciales ya recibidas, revocadas o caducadas no se pueden recibir de nuevo: pida una nueva al emisor.',
     },
@@ -94,7 +94,7 @@ const TEXTS: Record<Language, Texts> = {
       code_sent: '주소가 올바르면 6자리 코드가 전송됩니다. 10분 동안 유효합니다.',
       wrong_code: '코드가 올바르지 않습니다. 남은 시도 횟수: {n}.',
       start_again: '잘못된 코드가 너무 많거나 코드가 만료되었습니다. 지갑에서 다시 시작하세요.',
-      too_many_codes: '이 로그인에 너무 많은 코드가 전송되었습니다. 지갑에서 다시 시작하세요.',
+      too_many_codes: '코드가 너무 많이 전송되었습니다. 잠시 후 지갑에서 다시 시작하세요.',
       nothing_claimable:
         '이 주소로 받을 수 있는 이 발급자의 자격 증명이 없습니다. 이미 받았거나 취소되었거나 만료된 자격 증명은 다시 받을 수 없습니다. 발급자에게 새 자격 증명을 요청하세요.',
     },

@@ -346,7 +346,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
 
     // The wallet-initiated flow's two forms (authorize-page.ts): the address, then the one-time code.
     const flowRoute = {
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      ...limited,
       bodyLimit: 4 * 1024,
       schema: { params: zOrgParams, body: zFlowForm },
     };
