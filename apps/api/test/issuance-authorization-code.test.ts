@@ -638,6 +638,23 @@ describe('wallet-initiated issuance', () => {
     expect(right.statusCode).toBe(403);
   });
 
+  it('refuses an expired one-time code: the flow must start again', async () => {
+    const issuer = await buildIssuer('AC Wallet Expired Code');
+    const email = 'expired-code@example.com';
+    await issueTo(issuer, email);
+    const flow = await startWalletFlow(issuer);
+    await postForm(issuer, 'email', flow, { email });
+    const code = await emailedCode(email);
+    await db()
+      .update(schema.emailOneTimeCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.emailOneTimeCodes.organizationId, issuer.organizationId));
+    const late = await postForm(issuer, 'code', flow, { code });
+    expect(late.statusCode).toBe(400);
+    expect(late.headers.location).toBeUndefined();
+    expect(late.body).toContain('Start again');
+  });
+
   it('answers the same for an address with nothing claimable, and says so only after the right code', async () => {
     const issuer = await buildIssuer('AC Wallet Nothing');
     await issueTo(issuer, 'has-one@example.com');

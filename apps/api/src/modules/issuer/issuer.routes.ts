@@ -163,7 +163,8 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
     if (options.flow) {
       reply.header(
         'set-cookie',
-        `${FLOW_COOKIE}=${options.flow}; Path=/orgs/${id}/authorize; Max-Age=600; HttpOnly; SameSite=Strict${secureCookie ? '; Secure' : ''}`,
+        // Path under the issuer URL as served (PUBLIC_URL may carry a path): sent with this issuer's forms only.
+        `${FLOW_COOKIE}=${options.flow}; Path=${new URL(issuerUrl(deps.publicUrl, id)).pathname}/authorize; Max-Age=600; HttpOnly; SameSite=Strict${secureCookie ? '; Secure' : ''}`,
       );
     }
     return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
