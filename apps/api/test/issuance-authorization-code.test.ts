@@ -287,6 +287,38 @@ describe('issuer-initiated authorization code flow', () => {
     expectOAuthError(preAuthorized, 400, 'invalid_grant');
   });
 
+  it('names the granted credential in the token response when asked by authorization_details (§6.2)', async () => {
+    const issuer = await buildIssuer('AC Details');
+    const { code, verifier } = await codeForOffer(issuer, (await issueTo(issuer, 'details@example.com')).offer);
+    const answer = await token(issuer, codeTokenForm(code, verifier));
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().authorization_details).toEqual([
+      { type: 'openid_credential', credential_configuration_id: issuer.slug, credential_identifiers: [issuer.slug] },
+    ]);
+    const context = { fetch: fetchOf(t) };
+    const issuerMetadata = await resolveIssuerMetadata(issuer.issuer, context);
+    const proof = await createKeyProof(
+      { issuerMetadata, configurationId: issuer.slug },
+      await createHolderKey(),
+      await requestNonce(issuerMetadata, undefined, context),
+      context,
+    );
+    const request = (body: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${issuer.path}/credential`,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${answer.json().access_token}` },
+        payload: body,
+      });
+    expectOAuthError(
+      await request({ credential_identifier: 'made-up', proofs: { jwt: [proof] } }),
+      400,
+      'unknown_credential_identifier',
+    );
+    const credential = await request({ credential_identifier: issuer.slug, proofs: { jwt: [proof] } });
+    expect(credential.statusCode, credential.body).toBe(200);
+  });
+
   it('refuses a wrong code_verifier with invalid_grant', async () => {
     const issuer = await buildIssuer('AC Wrong Verifier');
     const { code } = await codeForOffer(issuer, (await issueTo(issuer, 'wrong-verifier@example.com')).offer);

@@ -191,6 +191,18 @@ export async function findClaimableOffer(
   return row;
 }
 
+/** What the token response repeats of the authorization request (its `authorization_details`, if any). */
+export async function findAuthorizationRequestDetails(db: Database, authorizationRequestId: string) {
+  const [row] = await db
+    .select({
+      authorizationDetails: authorizationRequests.authorizationDetails,
+      credentialConfigurationId: authorizationRequests.credentialConfigurationId,
+    })
+    .from(authorizationRequests)
+    .where(eq(authorizationRequests.id, authorizationRequestId));
+  return row;
+}
+
 export async function insertAuthorizationCode(db: Database, row: typeof authorizationCodes.$inferInsert) {
   await db.insert(authorizationCodes).values(row);
 }

@@ -475,7 +475,20 @@ export async function exchangeAuthorizationCode(deps: IssuerDeps, organizationId
     throw new OAuthError('invalid_grant', 'The credential of this code was already delivered or withdrawn.');
   await repository.recordCodeAccessToken(deps.db, codeHash, tokenHash);
   await recordWalletAttestation(deps, organizationId, accessToken, request.walletAttestation);
-  return tokenResponse(accessToken, request.dpopJkt);
+  // OpenID4VCI 1.0 §6.2: asked by authorization_details, the token response names the credential it grants
+  // (`credential_identifiers`: the configuration's id, which the credential endpoint accepts as such).
+  const asked = await repository.findAuthorizationRequestDetails(deps.db, code.authorizationRequestId);
+  if (!asked?.authorizationDetails) return tokenResponse(accessToken, request.dpopJkt);
+  return {
+    ...tokenResponse(accessToken, request.dpopJkt),
+    authorization_details: [
+      {
+        type: 'openid_credential',
+        credential_configuration_id: asked.credentialConfigurationId,
+        credential_identifiers: [asked.credentialConfigurationId],
+      },
+    ],
+  };
 }
 
 /** The organization's name as the pages show it. */

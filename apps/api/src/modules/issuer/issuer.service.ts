@@ -530,8 +530,14 @@ export async function requestCredential(
   }
   const credential = row;
   const slug = credential.slug;
+  // OpenID4VCI 1.0 §6.2, §8.2: a token of the authorization code flow asked by authorization_details names its
+  // one credential by an identifier, the configuration's id; a request by identifier is read as by that id.
   if (body.credential_identifier !== undefined) {
-    throw new OAuthError('unknown_credential_identifier', 'This issuer issues no credential identifiers.');
+    if (body.credential_identifier !== slug || body.credential_configuration_id !== undefined) {
+      throw new OAuthError('unknown_credential_identifier', 'This access token grants no such credential identifier.');
+    }
+    const { credential_identifier: _identifier, ...byConfiguration } = body;
+    body = { ...byConfiguration, credential_configuration_id: slug };
   }
   if (body.credential_configuration_id === undefined) {
     // Requests by `format` are of the drafts before OpenID4VCI 1.0.
