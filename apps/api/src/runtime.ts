@@ -23,6 +23,7 @@ import { CLIENT_ERROR_QUEUE, deliverClientError } from './modules/client-errors/
 import { seedPlatformCredentialSchemas } from './modules/credential-schemas/credential-schemas.service.ts';
 import { registerCredentialDeliveryWorker } from './modules/credentials/credential-deliveries.worker.ts';
 import { registerCredentialImportWorker } from './modules/credentials/credential-imports.worker.ts';
+import { registerEmailCodeWorker } from './modules/issuer/email-code.worker.ts';
 import { KYB_DECISION_MAIL_QUEUE, sendKybDecisionMail } from './modules/kyb/kyb.mail.ts';
 import { CLEANUP_QUEUE, compactCounters, deleteExpiredRows } from './modules/maintenance/maintenance.service.ts';
 import { registerInvitationMailWorker } from './modules/members/invitations.worker.ts';
@@ -207,6 +208,7 @@ export async function createRuntime(config: Config, logger: Logger, options: Run
     await registerCredentialDeliveryWorker(ctx);
     await registerWebhookWorker(ctx);
     await registerInvitationMailWorker(ctx);
+    await registerEmailCodeWorker(ctx);
     return { ctx, secretBox, mailer, accountCenter, close };
   } catch (err) {
     await close();

@@ -13,7 +13,12 @@ import { configureImportLimits, type ImportDeps } from './modules/credentials/cr
 import { CREDENTIAL_IMPORT_QUEUE, type CredentialImportJob } from './modules/credentials/credential-imports.worker.ts';
 import type { MailPreviewDeps } from './modules/credentials/credential-mail.service.ts';
 import type { CredentialDeps } from './modules/credentials/credentials.service.ts';
-import type { IssuerDeps } from './modules/issuer/issuer.service.ts';
+import type {
+  AuthorizationDeps,
+  EmailCodeJob,
+  EmailCodeMailDeps,
+} from './modules/issuer/authorization-code.service.ts';
+import { EMAIL_CODE_QUEUE } from './modules/issuer/email-code.worker.ts';
 import type { ReviewDeps } from './modules/kyb/kyb.service.ts';
 import type { MediaDeps } from './modules/media/media.service.ts';
 import type { InvitationDeps, InvitationMailDeps, InvitationMailJob } from './modules/members/invitations.service.ts';
@@ -53,7 +58,10 @@ export interface ServiceDeps {
   mailPreview: MailPreviewDeps;
   invitations: InvitationDeps;
   invitationMail: InvitationMailDeps;
-  issuer: IssuerDeps;
+  /** The issuer, with the authorization code flow's e-mail one-time codes (queued). */
+  issuer: AuthorizationDeps;
+  /** Sending one e-mail one-time code (its job). */
+  issuerEmailCode: EmailCodeMailDeps;
   verifier: VerifierDeps;
   trustAnchors: TrustAnchorDeps;
   kybReview: ReviewDeps;
@@ -92,13 +100,18 @@ export function buildServiceDeps(ctx: Omit<AppContext, 'deps'>, mailer: Pick<Mai
       await jobs.send<CredentialDeliveryJob>(CREDENTIAL_DELIVERY_QUEUE, { deliveryId }, { singletonKey: deliveryId });
     },
   };
-  const issuer: IssuerDeps = {
+  const issuer: AuthorizationDeps = {
     db,
     keys: ctx.keys,
     credentials,
     publicUrl,
     statusListTtlSeconds: config.credentialEngine.statusListTtlSeconds,
     statusListSize: config.credentialEngine.statusListSize,
+    secretBox: ctx.secretBox,
+    // One job per code sent (the sealed code differs every time).
+    enqueueEmailCode: async (job) => {
+      await jobs.send<EmailCodeJob>(EMAIL_CODE_QUEUE, job, { singletonKey: job.sealedCode.slice(-32) });
+    },
   };
   const platformList = config.credentialEngine.verifierTrustAnchorsFile;
   configureImportLimits(config.credentialImports);
@@ -145,6 +158,7 @@ export function buildServiceDeps(ctx: Omit<AppContext, 'deps'>, mailer: Pick<Mai
     },
     invitationMail: { db, publicUrl, secretBox: ctx.secretBox, mailer },
     issuer,
+    issuerEmailCode: { db, secretBox: ctx.secretBox, mailer },
     verifier: {
       db,
       keys: ctx.keys,

@@ -141,10 +141,16 @@ describe('token endpoint: malformed requests', () => {
     await accessTokenFor(offer);
   });
 
-  it('answers unsupported_grant_type for grants it does not offer, known to OAuth or not', async () => {
+  it('answers unsupported_grant_type for grants it does not offer, known to OAuth or not; invalid_grant for an unknown authorization code', async () => {
     const offer = await newOffer();
+    // The authorization code grant is offered (issuance-authorization-code.test.ts): a pre-authorized code sent
+    // as an authorization code is just an unknown code.
+    expectOAuthError(
+      await token(tokenForm({ grant_type: 'authorization_code', code: offer.code })),
+      400,
+      'invalid_grant',
+    );
     const grants: Record<string, string>[] = [
-      { grant_type: 'authorization_code', code: offer.code },
       { grant_type: 'refresh_token', refresh_token: offer.code },
       { grant_type: 'client_credentials' },
       { grant_type: 'urn:example:made-up', 'pre-authorized_code': offer.code },

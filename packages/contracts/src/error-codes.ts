@@ -144,6 +144,10 @@ export const oauthErrorCodes = [
   'unauthorized_client',
   // OAuth 2.0 Attestation-Based Client Authentication §Errors: the PoP lacks the server's challenge.
   'use_attestation_challenge',
+  // The authorization code flow's pushed authorization request (RFC 9126 §2.3, RFC 6749 §4.1.2.1, RFC 9396 §5).
+  'invalid_scope',
+  'unsupported_response_type',
+  'invalid_authorization_details',
 ] as const;
 
 /** An `error` of an OAuth-style error body the API answers. */

@@ -600,6 +600,8 @@ export const credentials = pgTable(
     index('credentials_org_recipient_idx')
       .on(t.organizationId, t.recipientLastName, t.recipientFirstName, t.id)
       .where(sql`${t.deletedAt} is null`),
+    // Wallet-initiated issuance (migration 0021): an organization's credentials for a proven address.
+    index('credentials_recipient_email_idx').on(t.organizationId, sql`lower(${t.recipientEmail})`),
     index('credentials_org_expires_idx')
       .on(t.organizationId, t.offerExpiresAt, t.id)
       .where(sql`${t.deletedAt} is null`),
@@ -1063,3 +1065,91 @@ export const organizationIssuerPolicies = pgTable('organization_issuer_policies'
   walletAttestationRequired: boolean('wallet_attestation_required').notNull().default(false),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A pushed authorization request (RFC 9126) of an organization's issuer (migration 0021): 60 s, used once at the
+ * authorization endpoint, by its client. `offerId`: the offer its `issuer_state` named (issuer-initiated);
+ * without one, a wallet-initiated browser flow (`flowHash`, 10 min) proves the recipient's e-mail address.
+ */
+export const authorizationRequests = pgTable(
+  'authorization_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    requestUriHash: text('request_uri_hash').notNull(),
+    clientId: text('client_id').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    codeChallenge: text('code_challenge').notNull(),
+    credentialConfigurationId: text('credential_configuration_id').notNull(),
+    scope: text('scope'),
+    authorizationDetails: jsonb('authorization_details').$type<unknown[]>(),
+    offerId: uuid('offer_id').references(() => credentialOffers.id, { onDelete: 'cascade' }),
+    state: text('state'),
+    dpopJkt: text('dpop_jkt'),
+    flowHash: text('flow_hash'),
+    flowExpiresAt: timestamp('flow_expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('authorization_requests_request_uri_key').on(t.requestUriHash),
+    uniqueIndex('authorization_requests_flow_key').on(t.flowHash),
+    index('authorization_requests_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * The e-mail one-time code of a wallet-initiated flow: hashed, 10 min, 5 attempts, a new one replaces it; kept
+ * after the flow ends so that the codes sent to an address can be counted.
+ */
+export const emailOneTimeCodes = pgTable(
+  'email_one_time_codes',
+  {
+    authorizationRequestId: uuid('authorization_request_id')
+      .primaryKey()
+      .references(() => authorizationRequests.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    sentCount: integer('sent_count').notNull().default(1),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('email_one_time_codes_email_idx').on(t.organizationId, t.email, t.createdAt)],
+);
+
+/** An authorization code (RFC 6749 §4.1.2): hashed, 60 s, used once, granting one credential (its open offer). */
+export const authorizationCodes = pgTable(
+  'authorization_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    authorizationRequestId: uuid('authorization_request_id')
+      .notNull()
+      .references(() => authorizationRequests.id, { onDelete: 'cascade' }),
+    offerId: uuid('offer_id')
+      .notNull()
+      .references(() => credentialOffers.id, { onDelete: 'cascade' }),
+    credentialId: uuid('credential_id')
+      .notNull()
+      .references(() => credentials.id, { onDelete: 'cascade' }),
+    clientId: text('client_id').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    codeChallenge: text('code_challenge').notNull(),
+    dpopJkt: text('dpop_jkt'),
+    /** The access token it was exchanged for: revoked if the code is replayed (RFC 6749 §4.1.2). */
+    accessTokenHash: text('access_token_hash'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('authorization_codes_offer_idx').on(t.offerId)],
+);

@@ -156,7 +156,7 @@ describe('resolveCredentialOffer', () => {
     expect(structuredClone(issuance)).toEqual(issuance);
   });
 
-  it('says why it cannot: gone (404), no pre-authorized code, unknown configuration, unreachable', async () => {
+  it('says why it cannot: gone (404), no pre-authorized code (unless the authorization code flow is allowed), unknown configuration, unreachable', async () => {
     const { fetch } = issuer();
     const gone = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`${ISSUER}/offers/gone`)}`;
     await expect(resolveCredentialOffer(gone, { fetch })).rejects.toMatchObject({ code: 'OFFER_EXPIRED' });
@@ -164,6 +164,10 @@ describe('resolveCredentialOffer', () => {
     await expect(resolveCredentialOffer(byValue(authorizationCode), { fetch })).rejects.toMatchObject({
       code: 'OFFER_UNSUPPORTED',
     });
+    // A holder that can run the authorization code flow (a browser step) takes it, with its issuer_state.
+    const accepted = await resolveCredentialOffer(byValue(authorizationCode), { fetch }, { authorizationCode: true });
+    expect(accepted.offer.grants?.authorization_code?.issuer_state).toBe('s');
+    expect(accepted.txCode).toBeUndefined();
     await expect(
       resolveCredentialOffer(byValue({ ...offer(), credential_configuration_ids: ['ghost'] }), { fetch }),
     ).rejects.toMatchObject({ code: 'OFFER_INVALID' });

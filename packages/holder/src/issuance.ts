@@ -1,6 +1,9 @@
+import { decodeJwt } from '@cp/credentials';
 import {
+  authorizationCodeGrantIdentifier,
   clientAuthenticationAnonymous,
   getAuthorizationServerMetadataFromList,
+  Oauth2Client,
   preAuthorizedCodeGrantIdentifier,
   type RequestDpopOptions,
   resourceRequest,
@@ -21,13 +24,15 @@ import { isBoundTo, type ParsedSdJwtVc, parseSdJwtVc } from './sd-jwt-vc.ts';
 import { clientAuthenticationWalletAttestation, type WalletAttestation } from './wallet-attestation.ts';
 
 /**
- * OpenID4VCI 1.0, pre-authorized code flow, on @openid4vc/openid4vci's client: offer (by value or by
+ * OpenID4VCI 1.0 on @openid4vc/openid4vci's client, pre-authorized code flow or authorization code flow (PAR,
+ * PKCE, a browser step the caller completes; also wallet-initiated): offer (by value or by
  * reference) → issuer and authorization server metadata → token (with the transaction code when asked) →
  * nonce → key proof (`openid4vci-proof+jwt` with the holder JWK) → credential, checked to be an SD-JWT VC
  * bound to the holder key. What the holder makes of the issuer (trust, display) is the caller's.
  */
 
 export const PRE_AUTHORIZED_GRANT = preAuthorizedCodeGrantIdentifier;
+export const AUTHORIZATION_CODE_GRANT = authorizationCodeGrantIdentifier;
 
 /** What a link, QR code or paste holds: the offer itself, or where to fetch it. */
 export type OfferLink =
@@ -97,23 +102,30 @@ export interface Issuance {
 
 const SD_JWT_FORMATS = new Set(['dc+sd-jwt', 'vc+sd-jwt']);
 
-function client(
+function clientCallbacks(
   context: HolderContext,
   unreachable: HolderErrorCode,
   key?: HolderKey,
   walletAttestation?: WalletAttestation,
 ) {
   const callbacks = holderCallbacks(context, { unreachable, ...(key ? { key } : {}) });
-  return new Openid4vciClient({
-    callbacks: {
-      ...callbacks,
-      // A wallet is a public client: the pre-authorized code grant needs no client authentication (§6.1). A
-      // wallet given an attestation by its provider sends it (Attestation-Based Client Authentication).
-      clientAuthentication: walletAttestation
-        ? clientAuthenticationWalletAttestation(walletAttestation, callbacks.fetch)
-        : clientAuthenticationAnonymous(),
-    },
-  });
+  return {
+    ...callbacks,
+    // A wallet is a public client: the pre-authorized code grant needs no client authentication (§6.1). A
+    // wallet given an attestation by its provider sends it (Attestation-Based Client Authentication).
+    clientAuthentication: walletAttestation
+      ? clientAuthenticationWalletAttestation(walletAttestation, callbacks.fetch)
+      : clientAuthenticationAnonymous(),
+  };
+}
+
+function client(
+  context: HolderContext,
+  unreachable: HolderErrorCode,
+  key?: HolderKey,
+  walletAttestation?: WalletAttestation,
+) {
+  return new Openid4vciClient({ callbacks: clientCallbacks(context, unreachable, key, walletAttestation) });
 }
 
 const statusOf = (err: unknown) => (err as { response?: { status?: unknown } }).response?.status;
@@ -171,35 +183,51 @@ export type OfferFormat = 'dc+sd-jwt' | 'mso_mdoc';
 const formatMatches = (wanted: OfferFormat, format: unknown) =>
   wanted === 'mso_mdoc' ? format === 'mso_mdoc' : SD_JWT_FORMATS.has(String(format));
 
-/**
- * Resolves an offer link and the issuer behind it; refuses what this holder cannot redeem. The configuration
- * redeemed is the offer's first, or with `format` the first the offer lists in that format (an issuer may
- * offer one credential in several formats, e.g. `dc+sd-jwt` and `mso_mdoc`).
- */
-export async function resolveCredentialOffer(
-  input: string,
-  context: HolderContext = {},
-  options: { format?: OfferFormat } = {},
-): Promise<Issuance> {
-  const offer = await resolveCredentialOfferObject(input, context);
-  const grant = offer.grants?.[PRE_AUTHORIZED_GRANT];
-  if (!grant) throw new HolderError('OFFER_UNSUPPORTED', 'Only offers with a pre-authorized code are supported');
-  if (!offer.credential_configuration_ids[0]) return offerInvalid('The offer names no credential configuration');
-  const issuerMetadata = await resolveIssuerMetadata(offer.credential_issuer, context);
-  const described = (id: string) =>
-    issuerMetadata.credentialIssuer.credential_configurations_supported[id] as Record<string, unknown> | undefined;
-  const wanted = options.format;
-  const configurationId = wanted
-    ? offer.credential_configuration_ids.find((id) => formatMatches(wanted, described(id)?.format))
-    : offer.credential_configuration_ids[0];
-  if (!configurationId) throw new HolderError('OFFER_UNSUPPORTED', `The offer has no ${wanted} credential`);
-  const configuration = described(configurationId);
+const describedConfiguration = (issuerMetadata: IssuerMetadataResult, configurationId: string) =>
+  issuerMetadata.credentialIssuer.credential_configurations_supported[configurationId] as
+    | Record<string, unknown>
+    | undefined;
+
+/** The configuration an issuer describes, when this holder can receive it in `wanted` (default SD-JWT VC). */
+function configurationOf(issuerMetadata: IssuerMetadataResult, configurationId: string, wanted?: OfferFormat) {
+  const configuration = describedConfiguration(issuerMetadata, configurationId);
   if (!isObject(configuration)) return offerInvalid(`The issuer does not describe ${configurationId}`);
   if (!formatMatches(wanted ?? 'dc+sd-jwt', configuration.format)) {
     throw new HolderError('OFFER_UNSUPPORTED', `Credential format ${String(configuration.format)} is not supported`);
   }
+  return configuration;
+}
+
+/**
+ * Resolves an offer link and the issuer behind it; refuses what this holder cannot redeem: by default an offer
+ * without a pre-authorized code; with `authorizationCode`, an offer with neither grant (the caller then redeems
+ * it with `requestCredential`'s `authorizationCode` option, which needs a browser step). The configuration
+ * redeemed is the offer's first, or with `format` the first the offer lists in that format (an issuer may offer
+ * one credential in several formats, e.g. `dc+sd-jwt` and `mso_mdoc`).
+ */
+export async function resolveCredentialOffer(
+  input: string,
+  context: HolderContext = {},
+  options: { authorizationCode?: boolean; format?: OfferFormat } = {},
+): Promise<Issuance> {
+  const offer = await resolveCredentialOfferObject(input, context);
+  const grant = offer.grants?.[PRE_AUTHORIZED_GRANT];
+  const hasAuthorizationCode = options.authorizationCode === true && !!offer.grants?.[AUTHORIZATION_CODE_GRANT];
+  if (!grant && !hasAuthorizationCode) {
+    throw new HolderError('OFFER_UNSUPPORTED', 'Only offers with a pre-authorized code are supported');
+  }
+  if (!offer.credential_configuration_ids[0]) return offerInvalid('The offer names no credential configuration');
+  const issuerMetadata = await resolveIssuerMetadata(offer.credential_issuer, context);
+  const wanted = options.format;
+  const configurationId = wanted
+    ? offer.credential_configuration_ids.find((id) =>
+        formatMatches(wanted, describedConfiguration(issuerMetadata, id)?.format),
+      )
+    : offer.credential_configuration_ids[0];
+  if (!configurationId) throw new HolderError('OFFER_UNSUPPORTED', `The offer has no ${wanted} credential`);
+  const configuration = configurationOf(issuerMetadata, configurationId, wanted);
   let txCode: TxCodeRequest | undefined;
-  if (grant.tx_code !== undefined) {
+  if (grant?.tx_code !== undefined) {
     const spec = grant.tx_code;
     txCode = {
       ...(typeof spec.length === 'number' ? { length: spec.length } : {}),
@@ -345,6 +373,149 @@ export async function requestAccessToken(
       remote,
     );
   }
+}
+
+/**
+ * The browser step of the authorization code flow: opens the authorization request URL (the issuer's page, where
+ * the holder may have to prove who they are) and answers the URL the issuer redirected to (`redirectUri` with
+ * `code`, `state` and `iss`). A wallet opens a browser; tests follow the redirects with fetch.
+ */
+export type AuthorizeInBrowser = (authorizationRequestUrl: string) => Promise<string>;
+
+export interface AuthorizationCodeOptions {
+  /** Where the issuer sends the browser back to (the wallet's own URL). */
+  redirectUri: string;
+  authorize: AuthorizeInBrowser;
+  /** The wallet's client_id (default: the wallet attestation's `sub`, else `DEFAULT_CLIENT_ID`). */
+  clientId?: string;
+}
+
+/** The client_id of a wallet that has no attestation naming one: public clients choose their own (RFC 6749 §2.2). */
+export const DEFAULT_CLIENT_ID = 'cp-holder';
+
+const randomState = () =>
+  Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+function attestationSubject(walletAttestation: WalletAttestation | undefined): string | undefined {
+  if (!walletAttestation) return undefined;
+  const { sub } = decodeJwt<{ sub?: unknown }>(walletAttestation.attestation).payload;
+  return typeof sub === 'string' ? sub : undefined;
+}
+
+/**
+ * The access token of the authorization code flow (OpenID4VCI 1.0 §5, RFC 6749 §4.1) as @openid4vc/openid4vci's
+ * client runs it: a pushed authorization request (RFC 9126) with PKCE (RFC 7636, S256 as the issuer announces)
+ * and the offer's `issuer_state`, for the configuration's `scope` (or `authorization_details` without one); the
+ * browser step (`authorize`); the response's `state` and `iss` (RFC 9207) checked; the code exchanged with its
+ * verifier. With `dpop`, the PAR and the token request carry proofs of its key and the token is bound to it.
+ */
+export async function requestAccessTokenWithAuthorizationCode(
+  issuance: Pick<Issuance, 'offer' | 'issuerMetadata' | 'configurationId' | 'configuration'>,
+  options: { authorization: AuthorizationCodeOptions; dpop?: DpopSession; walletAttestation?: WalletAttestation },
+  context: HolderContext = {},
+) {
+  const { authorization, dpop, walletAttestation } = options;
+  if (!issuance.offer.grants?.[AUTHORIZATION_CODE_GRANT]) {
+    throw new HolderError('OFFER_UNSUPPORTED', 'The offer has no authorization code grant');
+  }
+  const callbacks = clientCallbacks(context, 'ISSUER_UNREACHABLE', dpop?.key, walletAttestation);
+  const oid4vci = new Openid4vciClient({ callbacks });
+  // The OAuth client itself for the authorization request: the offer's convenience method drops `state`.
+  const oauth2 = new Oauth2Client({ callbacks });
+  const clientId = authorization.clientId ?? attestationSubject(walletAttestation) ?? DEFAULT_CLIENT_ID;
+  const state = randomState();
+  const scope = str(issuance.configuration.scope);
+  try {
+    const grant = issuance.offer.grants[AUTHORIZATION_CODE_GRANT];
+    const authorizationServerMetadata = getAuthorizationServerMetadataFromList(
+      issuance.issuerMetadata.authorizationServers,
+      grant.authorization_server ?? issuance.issuerMetadata.authorizationServers[0]?.issuer ?? '',
+    );
+    const issuerState = str(grant.issuer_state);
+    const request = await oauth2.createAuthorizationRequestUrl({
+      authorizationServerMetadata,
+      clientId,
+      redirectUri: authorization.redirectUri,
+      state,
+      resource: issuance.issuerMetadata.credentialIssuer.credential_issuer,
+      ...(scope ? { scope } : {}),
+      additionalRequestPayload: {
+        ...(issuerState ? { issuer_state: issuerState } : {}),
+        ...(scope
+          ? {}
+          : {
+              authorization_details: [
+                { type: 'openid_credential', credential_configuration_id: issuance.configurationId },
+              ],
+            }),
+      },
+      ...(dpop ? { dpop: dpopOptions(dpop) } : {}),
+    });
+    if (!request.pkce) throw new HolderError('ISSUER_ERROR', 'The issuer does not announce PKCE (S256)');
+    const redirect = await authorization.authorize(request.authorizationRequestUrl);
+    const response = oid4vci.parseAndVerifyAuthorizationResponseRedirectUrl({
+      url: redirect,
+      authorizationServerMetadata,
+    });
+    if (response.error !== undefined) {
+      throw new HolderError('ISSUER_ERROR', `The issuer refused the authorization: ${response.error}`);
+    }
+    if (response.state !== state)
+      throw new HolderError('ISSUER_ERROR', 'The authorization response is of another request (state)');
+    const dpopAfterPar = request.dpop ?? (dpop ? dpopOptions(dpop) : undefined);
+    const answer = await oid4vci.retrieveAuthorizationCodeAccessTokenFromOffer({
+      credentialOffer: issuance.offer,
+      issuerMetadata: issuance.issuerMetadata,
+      authorizationCode: response.code,
+      pkceCodeVerifier: request.pkce.codeVerifier,
+      redirectUri: authorization.redirectUri,
+      // RFC 6749 §4.1.3: a public client names itself.
+      additionalRequestPayload: { client_id: clientId },
+      ...(dpopAfterPar ? { dpop: dpopAfterPar } : {}),
+    });
+    if (dpop) {
+      if (answer.accessTokenResponse.token_type.toLowerCase() !== 'dpop') {
+        throw new HolderError('ISSUER_ERROR', 'The issuer did not bind the access token to the DPoP key');
+      }
+      dpop.nonce = answer.dpop?.nonce;
+    }
+    return answer.accessTokenResponse;
+  } catch (err) {
+    const own = holderErrorIn(err);
+    if (own) throw own;
+    const body = (err as { errorResponse?: unknown }).errorResponse;
+    const remote = remoteErrorOf(body);
+    const status = statusOf(err);
+    throw new HolderError(
+      tokenErrorCode(body, false),
+      typeof status === 'number' ? `The issuer answered ${status}` : `No access token: ${errorMessage(err)}`,
+      remoteDetail(remote),
+      remote,
+    );
+  }
+}
+
+/**
+ * Wallet-initiated issuance (OpenID4VCI 1.0 §5, no offer): the issuer at `credentialIssuer` and one of its
+ * configurations (the first without `configurationId`), as an Issuance that only the authorization code flow
+ * redeems (`requestCredential` with `authorizationCode`): the issuer identifies the holder in the browser step.
+ */
+export async function resolveWalletInitiatedIssuance(
+  credentialIssuer: string,
+  configurationId?: string,
+  context: HolderContext = {},
+): Promise<Issuance> {
+  const issuerMetadata = await resolveIssuerMetadata(credentialIssuer, context);
+  const id =
+    configurationId ?? Object.keys(issuerMetadata.credentialIssuer.credential_configurations_supported)[0] ?? '';
+  if (!id) return offerInvalid('The issuer describes no credential configuration');
+  const configuration = configurationOf(issuerMetadata, id);
+  const offer: CredentialOfferObject = {
+    credential_issuer: issuerMetadata.credentialIssuer.credential_issuer,
+    credential_configuration_ids: [id],
+    grants: { [AUTHORIZATION_CODE_GRANT]: {} },
+  };
+  return { offer, issuerMetadata, configurationId: id, configuration };
 }
 
 /** A fresh `c_nonce` from the nonce endpoint (OpenID4VCI 1.0 §7); `fallback` (a draft token's) without one. */
@@ -556,6 +727,11 @@ export interface RequestCredentialOptions {
   walletAttestation?: WalletAttestation;
   /** The wallet provider's key attestation of `key`, sent in the header of that key's proof. */
   keyAttestation?: string;
+  /**
+   * Redeem through the authorization code flow (PAR, PKCE, a browser step) instead of the pre-authorized code:
+   * required for a wallet-initiated issuance, possible for an offer that carries both grants.
+   */
+  authorizationCode?: AuthorizationCodeOptions;
 }
 
 /**
@@ -582,15 +758,21 @@ export async function requestIssuedCredentials(
   const size = batchSizeFor(issuance.issuerMetadata, options.batchSize);
   const createKey = options.createKey ?? createHolderKey;
   const keys = [options.key, ...(await Promise.all(Array.from({ length: size - 1 }, () => createKey())))];
-  const token = await requestAccessToken(
-    issuance,
-    {
-      ...(options.txCode !== undefined ? { txCode: options.txCode } : {}),
-      ...(dpop ? { dpop } : {}),
-      ...(options.walletAttestation ? { walletAttestation: options.walletAttestation } : {}),
-    },
-    context,
-  );
+  const common = {
+    ...(dpop ? { dpop } : {}),
+    ...(options.walletAttestation ? { walletAttestation: options.walletAttestation } : {}),
+  };
+  const token = options.authorizationCode
+    ? await requestAccessTokenWithAuthorizationCode(
+        issuance,
+        { authorization: options.authorizationCode, ...common },
+        context,
+      )
+    : await requestAccessToken(
+        issuance,
+        { ...(options.txCode !== undefined ? { txCode: options.txCode } : {}), ...common },
+        context,
+      );
   let nonce = await requestNonce(issuance.issuerMetadata, str(token.c_nonce), context);
   for (let attempt = 0; attempt < 2; attempt++) {
     const proofs = await Promise.all(

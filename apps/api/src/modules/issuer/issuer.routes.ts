@@ -1,3 +1,4 @@
+import { detectLanguage, type Language } from '@cp/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,6 +8,8 @@ import { registerOAuthErrorHandler } from '../../plugins/oauth-errors.ts';
 import { publicCors } from '../../plugins/public-cors.ts';
 import { findIssuerPolicy } from '../issuer-policy/issuer-policy.service.ts';
 import { issuerUrl } from '../organization-keys/identifiers.ts';
+import * as authorizationService from './authorization-code.service.ts';
+import { codePage, emailPage, messagePage } from './authorize-page.ts';
 import { authorizeCredentialRequest, checkTokenRequestDpop, createDpopNonce, type DpopDeps } from './dpop.ts';
 import * as issuerService from './issuer.service.ts';
 import {
@@ -45,8 +48,61 @@ const zTokenRequest = z
     client_id: z.string().min(1).max(500).optional(),
     tx_code: z.string().min(1).max(100).optional(),
     user_pin: z.string().min(1).max(100).optional(),
+    // Authorization code grant (RFC 6749 §4.1.3, RFC 7636 §4.5).
+    code: z.string().min(1).max(200).optional(),
+    redirect_uri: z.string().min(1).max(2000).optional(),
+    code_verifier: z.string().min(1).max(200).optional(),
   })
   .loose();
+
+/** Pushed authorization request (RFC 9126 §2.1): form-encoded; @openid4vc/oauth2 parses it, these bound it. */
+const zParRequest = z
+  .object({
+    response_type: z.string().max(50).optional(),
+    client_id: z.string().min(1).max(500),
+    redirect_uri: z.string().max(2000).optional(),
+    code_challenge: z.string().max(200).optional(),
+    code_challenge_method: z.string().max(20).optional(),
+    scope: z.string().max(2000).optional(),
+    authorization_details: z.string().max(8000).optional(),
+    issuer_state: z.string().max(200).optional(),
+    state: z.string().max(500).optional(),
+    dpop_jkt: z.string().max(100).optional(),
+  })
+  .loose();
+
+const zAuthorizeQuery = z.object({
+  client_id: z.string().max(500).optional(),
+  request_uri: z.string().max(500).optional(),
+  lang: z.string().max(35).optional(),
+});
+
+/** The browser flow's forms: read by hand, so that whatever is wrong is answered with the page, not JSON. */
+const zFlowForm = z
+  .object({
+    flow: z.string().max(100).optional(),
+    email: z.string().max(400).optional(),
+    code: z.string().max(20).optional(),
+    lang: z.string().max(35).optional(),
+  })
+  .loose();
+
+/** The wallet-initiated flow's cookie: its secret, also in the form (double submit against CSRF). */
+const FLOW_COOKIE = 'cp_issuer_flow';
+
+function flowCookie(request: FastifyRequest): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === FLOW_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+/** A CSP source for where the flow ends: the redirect URI's origin, or its scheme for an app's own scheme. */
+function redirectSource(redirectUri: string) {
+  const url = new URL(redirectUri);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : url.protocol;
+}
 
 /**
  * Credential request (OpenID4VCI 1.0 §8.2): JSON, read in full by @openid4vc/openid4vci. The schema bounds
@@ -88,7 +144,57 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
   const dpopDeps: DpopDeps = { db: deps.db, offerCodeKey: deps.credentials.offerCodeKey };
   const attestationDeps = dpopDeps;
   /** An endpoint's public URL, as the metadata announces it: what DPoP proofs name as `htu` (RFC 9449 §4.3). */
-  const endpointUrl = (id: string, endpoint: 'token' | 'credential') => `${issuerUrl(deps.publicUrl, id)}/${endpoint}`;
+  const endpointUrl = (id: string, endpoint: 'token' | 'credential' | 'par') =>
+    `${issuerUrl(deps.publicUrl, id)}/${endpoint}`;
+  const secureCookie = deps.publicUrl.startsWith('https:');
+  /** A page of the browser flow: no script, forms to this issuer and (after the code) to the client only. */
+  const sendPage = (
+    reply: FastifyReply,
+    id: string,
+    status: number,
+    html: string,
+    options: { redirectUri?: string; flow?: string } = {},
+  ) => {
+    const formAction = ["'self'", ...(options.redirectUri ? [redirectSource(options.redirectUri)] : [])].join(' ');
+    reply.header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    );
+    if (options.flow) {
+      reply.header(
+        'set-cookie',
+        // Path under the issuer URL as served (PUBLIC_URL may carry a path): sent with this issuer's forms only.
+        `${FLOW_COOKIE}=${options.flow}; Path=${new URL(issuerUrl(deps.publicUrl, id)).pathname}/authorize; Max-Age=600; HttpOnly; SameSite=Strict${secureCookie ? '; Secure' : ''}`,
+      );
+    }
+    return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+  };
+  const sendOutcome = async (
+    reply: FastifyReply,
+    id: string,
+    language: Language,
+    outcome: authorizationService.AuthorizeOutcome,
+  ) => {
+    if (outcome.kind === 'redirect') {
+      // 303 after a form post (RFC 9110 §15.4.4), 302 from the authorization request itself.
+      return reply.header('cache-control', 'no-store').redirect(outcome.location, 303);
+    }
+    const organizationName = await authorizationService.organizationName(deps, id);
+    const base = `${issuerUrl(deps.publicUrl, id)}/authorize`;
+    if (outcome.kind === 'message') {
+      return sendPage(reply, id, outcome.status, messagePage(language, organizationName, outcome.message));
+    }
+    const page = outcome.kind === 'email' ? emailPage : codePage;
+    const html = page({
+      language,
+      organizationName,
+      action: `${base}/${outcome.kind}`,
+      flow: outcome.flow,
+      ...(outcome.kind === 'code' && outcome.message ? { message: outcome.message } : {}),
+      ...(outcome.kind === 'code' && outcome.attemptsLeft !== undefined ? { attemptsLeft: outcome.attemptsLeft } : {}),
+    });
+    return sendPage(reply, id, 200, html, { redirectUri: outcome.redirectUri, flow: outcome.flow });
+  };
   // Token, nonce and credential endpoints: a stricter per-address limit (RATE_LIMIT_ISSUER_PER_MINUTE).
   const limited = { config: { rateLimit: { max: ctx.config.rateLimits.issuer, timeWindow: '1 minute' } } };
   return async (plain) => {
@@ -133,7 +239,13 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       return offer;
     });
 
-    for (const path of ['/orgs/:id/token', '/orgs/:id/nonce', '/orgs/:id/challenge', '/orgs/:id/credential']) {
+    for (const path of [
+      '/orgs/:id/token',
+      '/orgs/:id/par',
+      '/orgs/:id/nonce',
+      '/orgs/:id/challenge',
+      '/orgs/:id/credential',
+    ]) {
       app.options(path, async (_request, reply) => reply.status(204).send());
     }
 
@@ -165,17 +277,107 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
           { issuer: issuerUrl(deps.publicUrl, id), headers: http.headers, clientId: request.body.client_id },
           async () => (await findIssuerPolicy(deps.db, id)).walletAttestationRequired,
         );
-        const answer = await issuerService.exchangePreAuthorizedCode(deps, id, {
-          body: request.body,
-          http,
-          dpopJkt,
-          walletAttestation,
-        });
+        const protocolRequest = { body: request.body, http, dpopJkt, walletAttestation };
+        const answer =
+          request.body.grant_type === authorizationService.AUTHORIZATION_CODE_GRANT
+            ? await authorizationService.exchangeAuthorizationCode(deps, id, protocolRequest)
+            : await issuerService.exchangePreAuthorizedCode(deps, id, protocolRequest);
         // RFC 9449 §8.2: the nonce for the wallet's next proof (the credential request), saving it a retry.
         if (dpopJkt) reply.header('dpop-nonce', createDpopNonce(dpopDeps, id));
         return reply.header('cache-control', 'no-store').send(answer);
       },
     );
+
+    // RFC 9126: the pushed authorization request, with the token endpoint's DPoP and wallet attestation checks
+    // (a DPoP proof here binds the code to its key, RFC 9449 §10).
+    app.post(
+      '/orgs/:id/par',
+      {
+        ...limited,
+        bodyLimit: 16 * 1024,
+        schema: {
+          params: zOrgParams,
+          headers: zContentType('application/x-www-form-urlencoded', 'RFC 9126 §2.1'),
+          body: zParRequest,
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        await issuerService.authorizationServerMetadata(deps, id); // 404 for an unknown issuer
+        const http = protocolHttp(request);
+        const dpopJkt = await checkTokenRequestDpop(
+          dpopDeps,
+          id,
+          { url: endpointUrl(id, 'par'), headers: http.headers },
+          async () => !request.body.dpop_jkt && (await findIssuerPolicy(deps.db, id)).dpopRequired,
+        );
+        const walletAttestation = await checkTokenRequestWalletAttestation(
+          attestationDeps,
+          id,
+          { issuer: issuerUrl(deps.publicUrl, id), headers: http.headers, clientId: request.body.client_id },
+          async () => (await findIssuerPolicy(deps.db, id)).walletAttestationRequired,
+        );
+        const answer = await authorizationService.pushAuthorizationRequest(deps, id, {
+          body: request.body,
+          http,
+          dpopJkt,
+          walletAttestation,
+        });
+        if (dpopJkt) reply.header('dpop-nonce', createDpopNonce(dpopDeps, id));
+        return reply.status(201).header('cache-control', 'no-store').send(answer);
+      },
+    );
+
+    // RFC 6749 §4.1.1 with RFC 9126 §4: only pushed requests. Answers a redirect or a page, never JSON.
+    app.get(
+      '/orgs/:id/authorize',
+      { ...limited, schema: { params: zOrgParams, querystring: zAuthorizeQuery } },
+      async (request, reply) => {
+        const { id } = request.params;
+        const language = detectLanguage({
+          query: request.query.lang ?? null,
+          acceptLanguage: request.headers['accept-language'] ?? null,
+        });
+        const outcome = await authorizationService.authorize(deps, id, request.query);
+        if (outcome.kind === 'redirect')
+          return reply.header('cache-control', 'no-store').redirect(outcome.location, 302);
+        return sendOutcome(reply, id, language, outcome);
+      },
+    );
+
+    // The wallet-initiated flow's two forms (authorize-page.ts): the address, then the one-time code.
+    const flowRoute = {
+      ...limited,
+      bodyLimit: 4 * 1024,
+      schema: { params: zOrgParams, body: zFlowForm },
+    };
+    app.post('/orgs/:id/authorize/email', flowRoute, async (request, reply) => {
+      const { id } = request.params;
+      const language = detectLanguage({
+        query: request.body.lang ?? null,
+        acceptLanguage: request.headers['accept-language'] ?? null,
+      });
+      const outcome = await authorizationService.submitEmail(deps, id, {
+        flow: request.body.flow ?? '',
+        cookie: flowCookie(request),
+        email: request.body.email ?? '',
+        language,
+      });
+      return sendOutcome(reply, id, language, outcome);
+    });
+    app.post('/orgs/:id/authorize/code', flowRoute, async (request, reply) => {
+      const { id } = request.params;
+      const language = detectLanguage({
+        query: request.body.lang ?? null,
+        acceptLanguage: request.headers['accept-language'] ?? null,
+      });
+      const outcome = await authorizationService.submitEmailCode(deps, id, {
+        flow: request.body.flow ?? '',
+        cookie: flowCookie(request),
+        code: (request.body.code ?? '').trim(),
+      });
+      return sendOutcome(reply, id, language, outcome);
+    });
 
     // OpenID4VCI 1.0 §7.1: a POST without a body; whatever body comes is not read.
     app.post(

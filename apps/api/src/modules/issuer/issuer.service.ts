@@ -2,7 +2,11 @@ import { brandTextColor, type HolderOrganization, LANGUAGES } from '@cp/contract
 import { type AttributeType, encodeStatusList, issueSdJwtVc, signStatusListToken } from '@cp/credentials';
 import { MdocError } from '@cp/credentials/mdoc';
 import type { Database } from '@cp/db';
-import { preAuthorizedCodeGrantIdentifier, type RequestLike } from '@openid4vc/oauth2';
+import {
+  authorizationCodeGrantIdentifier,
+  preAuthorizedCodeGrantIdentifier,
+  type RequestLike,
+} from '@openid4vc/oauth2';
 import { type IssuerMetadataResult, Openid4vciVersion } from '@openid4vc/openid4vci';
 import { AppError } from '../../errors/app-error.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
@@ -28,6 +32,7 @@ import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import { bindAccessToken, DPOP_ALG } from './dpop.ts';
 import { authorizationServer, libraryError, openid4vciIssuer, PROOF_ALG } from './issuer.protocol.ts';
 import * as repository from './issuer.repository.ts';
+import { issuerState } from './issuer-state.ts';
 import { checkKeyAttestation } from './key-attestation.ts';
 import {
   issueMdocCredential,
@@ -86,6 +91,11 @@ async function issuableSchemas(db: Database, organizationId: string) {
   return records.filter((r) => !r.schema.issueDisabled);
 }
 
+/** The ids of the organization's credential configurations (its issuable schemas' slugs). */
+export async function issuableSlugs(deps: Pick<IssuerDeps, 'db'>, organizationId: string) {
+  return (await issuableSchemas(deps.db, organizationId)).map((record) => record.schema.slug);
+}
+
 /** The endpoints of an organization's issuer (OpenID4VCI 1.0 §12.2.4). */
 function issuerEndpoints(deps: IssuerDeps, organizationId: string) {
   const issuer = issuerUrl(deps.publicUrl, organizationId);
@@ -125,6 +135,8 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
           record.schema.slug,
           {
             ...credentialConfiguration(deps, organizationId, record.schema.slug),
+            // §12.2.4 `scope`: what a wallet may ask for instead of authorization_details (§5.1.2).
+            scope: record.schema.slug,
             credential_metadata: {
               // §12.2.4 `credential_metadata.display`: the organization's colour (with the text colour that reads
               // on it) and logo, so wallets draw its cards in its own look.
@@ -141,6 +153,7 @@ export async function credentialIssuerMetadata(deps: IssuerDeps, organizationId:
           mdocConfigurationId(record.schema.slug),
           {
             ...configurationOf(deps, organizationId, mdocConfigurationId(record.schema.slug)),
+            scope: mdocConfigurationId(record.schema.slug),
             credential_metadata: {
               display: cardsDisplay(brand, record.schema),
               claims: mdocClaimsMetadata(
@@ -250,13 +263,13 @@ function cardDisplay(brand: HolderOrganization, locale: DisplayLocale) {
   };
 }
 
-/** RFC 8414 metadata: the issuer is its own authorization server for the pre-authorized code grant. */
+/** RFC 8414 metadata: the issuer is its own authorization server, for both grants. */
 export async function authorizationServerMetadata(deps: IssuerDeps, organizationId: string) {
   await organizationsService.getPublicOrganization(deps.db, organizationId);
   return authorizationServerMetadataOf(deps, organizationId);
 }
 
-function authorizationServerMetadataOf(deps: IssuerDeps, organizationId: string) {
+export function authorizationServerMetadataOf(deps: IssuerDeps, organizationId: string) {
   return remembered(authorizationServerMetadataCache, `${deps.publicUrl}|${organizationId}`, () =>
     buildAuthorizationServerMetadata(deps, organizationId),
   );
@@ -267,9 +280,18 @@ function buildAuthorizationServerMetadata(deps: IssuerDeps, organizationId: stri
   return authorizationServer.createAuthorizationServerMetadata({
     issuer,
     token_endpoint: `${issuer}/token`,
-    grant_types_supported: [PRE_AUTHORIZED_GRANT],
+    grant_types_supported: [authorizationCodeGrantIdentifier, PRE_AUTHORIZED_GRANT],
     'pre-authorized_grant_anonymous_access_supported': true,
-    response_types_supported: [],
+    // The authorization code flow (authorization-code.service.ts): pushed requests only (RFC 9126 §5), PKCE
+    // S256 only (RFC 7636, HAIP 1.0), the issuer named in the response (RFC 9207).
+    authorization_endpoint: `${issuer}/authorize`,
+    pushed_authorization_request_endpoint: `${issuer}/par`,
+    require_pushed_authorization_requests: true,
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    // RFC 9396 §10, OpenID4VCI 1.0 §5.1.1.
+    authorization_details_types_supported: ['openid_credential'],
     // OAuth 2.0 Attestation-Based Client Authentication §AS metadata: wallet attestations are accepted
     // (required by the organization's issuer policy), with a challenge endpoint for their PoP.
     token_endpoint_auth_methods_supported: ['none', ATTEST_JWT_CLIENT_AUTH],
@@ -296,6 +318,9 @@ export async function credentialOffer(deps: IssuerDeps, organizationId: string, 
           ? { tx_code: { input_mode: 'numeric', length: 6, description: 'The PIN you received with your invitation' } }
           : {}),
       },
+      // §4.1.1: the same offer through the authorization code flow, the link being the proof. Not with a PIN,
+      // which that flow would bypass.
+      ...(row.hasTxCode ? {} : { authorization_code: { issuer_state: issuerState(deps, offerId) } }),
     },
   };
 }
@@ -387,7 +412,7 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
 }
 
 /** Which wallet provider vouched for the wallet that redeemed the offer, on its credential (for operators). */
-async function recordWalletAttestation(
+export async function recordWalletAttestation(
   deps: IssuerDeps,
   organizationId: string,
   accessToken: string,
@@ -404,7 +429,7 @@ async function recordWalletAttestation(
 }
 
 /** RFC 6749 §5.1. An opaque token, stored as its hash (the library's own makes signed JWT access tokens). */
-const tokenResponse = (accessToken: string, dpopJkt: string | undefined) => ({
+export const tokenResponse = (accessToken: string, dpopJkt: string | undefined) => ({
   access_token: accessToken,
   token_type: dpopJkt ? 'DPoP' : 'Bearer',
   expires_in: ACCESS_TOKEN_TTL_SECONDS,
@@ -551,8 +576,14 @@ export async function requestCredential(
   }
   const credential = row;
   const slug = credential.slug;
+  // OpenID4VCI 1.0 §6.2, §8.2: a token of the authorization code flow asked by authorization_details names its
+  // one credential by an identifier, the configuration's id; a request by identifier is read as by that id.
   if (body.credential_identifier !== undefined) {
-    throw new OAuthError('unknown_credential_identifier', 'This issuer issues no credential identifiers.');
+    if (body.credential_identifier !== slug || body.credential_configuration_id !== undefined) {
+      throw new OAuthError('unknown_credential_identifier', 'This access token grants no such credential identifier.');
+    }
+    const { credential_identifier: _identifier, ...byConfiguration } = body;
+    body = { ...byConfiguration, credential_configuration_id: slug };
   }
   if (body.credential_configuration_id === undefined) {
     // Requests by `format` are of the drafts before OpenID4VCI 1.0.

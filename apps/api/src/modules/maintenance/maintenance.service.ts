@@ -9,10 +9,16 @@ const REFRESH_TOKEN_GRACE_MS = 7 * 86_400_000;
 const ABANDONED_ATTEMPT_MS = 86_400_000;
 /** An organization's credential count deltas are merged once they are this many rows (the list also merges). */
 const COUNT_ROWS_TO_COMPACT = 100;
+/**
+ * Pushed authorization requests live 60 s, their codes 60 s, browser flows 10 min; kept a day so that the e-mail
+ * codes sent to an address in the last hour are counted (migration 0021). Deleting one deletes its codes.
+ */
+const AUTHORIZATION_REQUEST_KEEP_MS = 86_400_000;
 
 /**
  * Deletes what has expired: provider sessions and codes, sign-in attempts, old refresh tokens, nonces
- * (OpenID4VCI c_nonces, logout-token ids: refused by their time checks once expired), and verification
+ * (OpenID4VCI c_nonces, logout-token ids: refused by their time checks once expired), the authorization code
+ * flow's requests of the day before (with their codes and e-mail codes), and verification
  * attempts no wallet ever answered (answered ones are the verification's history: kept).
  */
 export async function deleteExpiredRows(db: Database, now = new Date()) {
@@ -39,6 +45,10 @@ export async function deleteExpiredRows(db: Database, now = new Date()) {
       ),
     )
     .returning({ id: individuals.id });
+  const authorizationRequests = await db
+    .delete(schema.authorizationRequests)
+    .where(lt(schema.authorizationRequests.createdAt, new Date(now.getTime() - AUTHORIZATION_REQUEST_KEEP_MS)))
+    .returning({ id: schema.authorizationRequests.id });
   const expiredNonces = await db
     .delete(schema.nonces)
     .where(lt(schema.nonces.expiresAt, now))
@@ -49,6 +59,7 @@ export async function deleteExpiredRows(db: Database, now = new Date()) {
     signInAttempts: attempts.length,
     refreshTokens: tokens.length,
     abandonedVerificationAttempts: abandoned.length,
+    authorizationRequests: authorizationRequests.length,
   };
 }
 

@@ -88,6 +88,40 @@ describe('deleteExpiredRows', () => {
     expect(result.nonces).toBe(1);
     expect((await db.select().from(schema.nonces)).map((r) => r.nonceHash)).toEqual(['live']);
   });
+
+  it("removes the authorization code flow's requests of the day before, with their e-mail codes", async () => {
+    const db = database.handle.db;
+    const [organization] = await db.insert(schema.organizations).values({ name: 'Issuer' }).returning();
+    const request = (hash: string, createdAt: Date) => ({
+      organizationId: organization!.id,
+      requestUriHash: hash,
+      clientId: 'wallet',
+      redirectUri: 'https://wallet.example/cb',
+      codeChallenge: 'c'.repeat(43),
+      credentialConfigurationId: 'membership',
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 60_000),
+    });
+    const [old] = await db
+      .insert(schema.authorizationRequests)
+      .values([
+        request('old', new Date(Date.now() - 2 * 86_400_000)),
+        request('recent', new Date(Date.now() - 3600_000)),
+      ])
+      .returning();
+    await db.insert(schema.emailOneTimeCodes).values({
+      authorizationRequestId: old!.id,
+      organizationId: organization!.id,
+      email: 'a@example.com',
+      codeHash: 'h',
+      expiresAt: new Date(Date.now() - 86_400_000),
+    });
+    const result = await deleteExpiredRows(db);
+    expect(result.authorizationRequests).toBe(1);
+    const left = await db.select().from(schema.authorizationRequests);
+    expect(left.map((r) => r.requestUriHash)).toEqual(['recent']);
+    expect(await db.select().from(schema.emailOneTimeCodes)).toHaveLength(0);
+  });
 });
 
 describe('compactCounters', () => {
