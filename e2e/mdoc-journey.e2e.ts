@@ -35,8 +35,10 @@ interface MailboxMessage {
 const mailbox = async (): Promise<MailboxMessage[]> =>
   (await fetch(`${product.consoleUrl}/dev/mailbox/messages`).then((r) => r.json())).results;
 
-async function shoot(page: Page, screen: string, language: 'en' | 'ja') {
-  // Chips and radios fade in.
+async function shoot(page: Page, screen: string, language: 'en' | 'ja', focus?: string) {
+  // The part of the screen this issue added, in view; chips and radios fade in.
+  // Centred: the bottom navigation would cover an element only scrolled to the edge.
+  if (focus) await page.getByTestId(focus).evaluate((element) => element.scrollIntoView({ block: 'center' }));
   await page.waitForTimeout(400);
   await snap(page, `wallet-mdoc-${screen}-${language}`);
 }
@@ -112,7 +114,7 @@ describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revok
 
     // 3. The recipient follows the claim link from the mailbox, and opens the offer in the wallet.
     await expect
-      .poll(async () => (await mailbox()).some((m) => m.to.includes(RECIPIENT)), { timeout: 30_000 })
+      .poll(async () => (await mailbox()).some((m) => m.to.includes(RECIPIENT)), { timeout: 60_000 })
       .toBe(true);
     const message = (await mailbox()).find((m) => m.to.includes(RECIPIENT))!;
     const claimLink = /href="([^"]*\/connect\/credential\/[0-9a-f-]{36})"/.exec(message.html ?? '')?.[1];
@@ -134,14 +136,14 @@ describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revok
     await holder.getByTestId('offer-format').waitFor({ timeout: 30_000 });
     expect(await holder.getByTestId('offer-format-dc+sd-jwt').isChecked()).toBe(true);
     expect(await holder.getByTestId('offer-format-mso_mdoc').isChecked()).toBe(false);
-    await shoot(holder, 'offer-format', 'en');
+    await shoot(holder, 'offer-format', 'en', 'offer-format');
     await expectAccessible(holder, 'wallet offer with a format choice 390 en');
     // The same offer in Japanese (reading it redeems nothing).
     await holder.goto(`${offerUrl}&lang=ja`);
     await unlockIfAsked(holder);
     await holder.getByTestId('offer-format').waitFor({ timeout: 30_000 });
     await expect.poll(() => holder.getByTestId('offer-format').textContent()).toContain('形式');
-    await shoot(holder, 'offer-format', 'ja');
+    await shoot(holder, 'offer-format', 'ja', 'offer-format');
     await holder.goto(`${offerUrl}&lang=en`);
     await unlockIfAsked(holder);
     await holder.getByTestId('offer-format').waitFor({ timeout: 30_000 });
@@ -165,6 +167,7 @@ describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revok
     await expect.poll(() => holder.getByTestId('credential-format-detail').textContent()).toContain('ISO mdoc');
     await expect.poll(() => holder.textContent('body')).toContain('形式');
     await shoot(holder, 'credential-detail', 'ja');
+    await shoot(holder, 'credential-format', 'ja', 'credential-format-detail');
     await holder.goto(`${product.walletUrl}/?lang=en`);
     await unlockIfAsked(holder);
     await expect.poll(() => holder.getByTestId('credential-format').first().textContent()).toBe('ISO mdoc');
