@@ -151,6 +151,11 @@ describe('receiving an mdoc', () => {
       'mso_mdoc',
     ]);
     expect((await resolveOffer(offerLink(['membership']), 'en')).formats).toEqual(['dc+sd-jwt']);
+    // The mdoc listed first: the SD-JWT VC is still the default.
+    expect(await resolveOffer(offerLink(['membership_mdoc', 'membership']), 'en')).toMatchObject({
+      configurationId: 'membership',
+      formats: ['dc+sd-jwt', 'mso_mdoc'],
+    });
     const mdocOnly = await resolveOffer(offerLink(['membership_mdoc']), 'ja');
     expect(mdocOnly).toMatchObject({ formats: ['mso_mdoc'], configurationId: 'membership_mdoc' });
     expect(mdocOnly.claimDisplay.map((c) => c.name)).toEqual(['full_name', 'age', 'joined_on']);

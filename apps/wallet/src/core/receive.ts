@@ -190,17 +190,20 @@ function configurationDisplay(issuance: Issuance, locale: string, format: Creden
 
 /** resolveOffer, typed with the protocol session it carries. */
 export async function resolveOfferWithSession(input: string, locale: string): Promise<ResolvedOfferWithSession> {
-  let issuance: Issuance;
+  let issuance: Issuance | undefined;
   try {
     issuance = await withHolder('OFFER_INVALID', (context) => resolveCredentialOffer(input, context));
   } catch (err) {
-    // An offer of an mdoc alone: redeemed as one (the default, SD-JWT VC, is chosen whenever it is offered).
+    // The offer's first configuration is not an SD-JWT VC: its first SD-JWT VC (the default whenever one is
+    // offered), else its mdoc; else what was wrong with the offer in the first place.
     if (!(err instanceof WalletError) || err.code !== 'OFFER_UNSUPPORTED') throw err;
-    issuance = await withHolder('OFFER_INVALID', (context) =>
-      resolveCredentialOffer(input, context, { format: 'mso_mdoc' }),
-    ).catch(() => {
-      throw err;
-    });
+    for (const format of ['dc+sd-jwt', 'mso_mdoc'] as const) {
+      issuance = await withHolder('OFFER_INVALID', (context) =>
+        resolveCredentialOffer(input, context, { format }),
+      ).catch(() => undefined);
+      if (issuance) break;
+    }
+    if (!issuance) throw err;
   }
   const { offer, configurationId, txCode } = issuance;
   const metadata = issuance.issuerMetadata.credentialIssuer as Record<string, unknown>;
