@@ -1,7 +1,9 @@
 import {
   decodeJwt,
+  decodeSdJwtVc,
   encodeStatusList,
   generateEs256KeyPair,
+  issueSdJwtVc,
   signerFromPrivateJwk,
   signJwt,
   signStatusListToken,
@@ -352,6 +354,66 @@ describe('presenting an mdoc (OpenID4VP 1.0, DCQL mso_mdoc)', () => {
     expect(result.claims).toEqual({ age: 36, joined_on: '2020-05-01' });
     expect(await vault.listPresentations()).toEqual([
       expect.objectContaining({ outcome: 'SENT', credentialId: held.id, sharedClaims: ['age', 'joined_on'] }),
+    ]);
+  });
+
+  it('answers an SD-JWT VC query and an mdoc query together in one vp_token', async () => {
+    const vault = await freshVault();
+    const held = await receiveMdoc(vault);
+    const raw = await issueSdJwtVc({
+      signer: await signerFromPrivateJwk(pki.leaf.key.privateJwk),
+      header: { x5c: pki.x5c },
+      issuer: ISSUER,
+      vct: VCT,
+      holderJwk: vault.holder().publicJwk,
+      claims: { full_name: 'Ada Lovelace', age: 36 },
+    });
+    const sdJwt: StoredCredential = {
+      ...held,
+      id: 'sd-1',
+      format: 'dc+sd-jwt',
+      raw,
+      vct: VCT,
+      claims: { full_name: 'Ada Lovelace', age: 36 },
+    };
+    delete sdJwt.mdoc;
+    const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
+    const encJwk = { ...(await exportJWK(publicKey)), kid: 'enc-1', use: 'enc', alg: 'ECDH-ES' };
+    const sdJwtQuery = {
+      id: 'name',
+      format: 'dc+sd-jwt',
+      meta: { vct_values: [VCT] },
+      claims: [{ path: ['full_name'] }],
+    };
+    const link = await request(encJwk, { credentials: [sdJwtQuery, query] });
+    const posted: string[] = [];
+    stubFetch({
+      [REQUEST_URI]: () => text(link.split('#')[1]!, 'application/oauth-authz-req+jwt'),
+      [`POST ${RESPONSE_URI}`]: ({ body }) => {
+        posted.push(body);
+        return json({});
+      },
+    });
+    const resolved = await resolvePresentationRequest(link.split('#')[0]!);
+    const plan = planPresentation(resolved, [sdJwt, held]);
+    expect(plan.canShare).toBe(true);
+    const candidates = plan.credentials.map((c) => c.candidates[0]!);
+    expect(candidates.map((c) => [c.queryId, c.credential.id])).toEqual([
+      ['name', 'sd-1'],
+      ['membership', held.id],
+    ]);
+    await submitPresentation(resolved, candidates, vault);
+    const { plaintext } = await compactDecrypt(new URLSearchParams(posted[0]).get('response')!, privateKey);
+    const vpToken = JSON.parse(new TextDecoder().decode(plaintext)).vp_token;
+    expect(Object.keys(vpToken).sort()).toEqual(['membership', 'name']);
+    const presented = await decodeSdJwtVc(vpToken.name[0]);
+    expect(presented.claims).toMatchObject({ full_name: 'Ada Lovelace' });
+    expect(presented.claims).not.toHaveProperty('age');
+    // The mdoc's entry is a DeviceResponse (base64url CBOR), not an SD-JWT.
+    expect(vpToken.membership[0]).not.toContain('~');
+    expect((await vault.listPresentations()).map((p) => p.sharedClaims).sort()).toEqual([
+      ['age', 'joined_on'],
+      ['full_name'],
     ]);
   });
 
