@@ -5,6 +5,7 @@ import {
   coseKeyToPublicJwk,
   coseSign1ToBeSigned,
   deviceAuthenticationBytes,
+  MdocError,
   mdocValueToJson,
   msoStatus,
   type OpenId4VpHandoverInput,
@@ -335,6 +336,89 @@ export async function verifyMdocPresentation(
     ...(binding ? { binding } : {}),
     ...(admission ? { admission: admission.issuer } : {}),
   });
+}
+
+/** An IssuerSigned as its holder has checked it (verifyIssuerSigned). */
+export interface VerifiedIssuerSigned {
+  docType: string;
+  /** Every element, by namespace then identifier, as JSON (mdocValueToJson: dates as ISO 8601 text). */
+  namespaces: Record<string, Record<string, unknown>>;
+  /** x5chain as sent, leaf first, base64 DER: whether it speaks for an issuer is the caller's trust decision. */
+  x5chain: string[];
+  /** The key the issuerAuth signature verified with: the x5chain leaf's. */
+  signerJwk: JsonWebKey;
+  deviceJwk: JsonWebKey | null;
+  status: StatusReference | null;
+  validFrom: Date;
+  validUntil: Date;
+  signed: Date;
+}
+
+/**
+ * The holder's side of receiving an mdoc (OpenID4VCI 1.0 Appendix A.2.4): the IssuerSigned's issuerAuth is a
+ * COSE_Sign1, ES256, that verifies with its x5chain leaf, and every element it carries has its digest in the MSO
+ * (the checks ISSUER_SIGNATURE runs on a presentation, here over all elements). Trust in the chain, the doctype,
+ * the validity dates and the device key are the caller's to judge. Throws MdocError MDOC_MALFORMED for what is not
+ * an IssuerSigned and MDOC_SIGNATURE_INVALID for what does not verify.
+ */
+export async function verifyIssuerSigned(issuerSigned: string): Promise<VerifiedIssuerSigned> {
+  let raw: Map<string, unknown>;
+  let issuerAuth: RawSign1;
+  try {
+    const decoded = cborDecode<unknown>(fromBase64url(issuerSigned));
+    if (!(decoded instanceof Map)) throw new Error('not a map');
+    raw = decoded;
+    issuerAuth = readSign1(raw.get('issuerAuth'), 'issuerAuth');
+  } catch (err) {
+    throw new MdocError('MDOC_MALFORMED', `Not an mdoc IssuerSigned: ${message(err)}`);
+  }
+  const x5chainValue = issuerAuth.protectedHeader.get(33) ?? issuerAuth.unprotectedHeader.get(33);
+  const x5chain = (Array.isArray(x5chainValue) ? x5chainValue : [x5chainValue]).filter(isBytes).map(toBase64);
+  try {
+    if (issuerAuth.protectedHeader.get(1) !== -7) throw new Error('issuerAuth is not signed ES256 (alg -7)');
+    if (x5chain.length === 0) throw new Error('issuerAuth carries no x5chain');
+    if (!issuerAuth.payload) throw new Error('issuerAuth carries no MSO');
+    const signerJwk = await x5cLeafJwk([x5chain[0]!]);
+    if (
+      !(await verifyEs256(
+        signerJwk,
+        issuerAuth.signature,
+        coseSign1ToBeSigned(issuerAuth.protectedBytes, issuerAuth.payload),
+      ))
+    )
+      throw new Error('The issuer signature does not verify with the x5chain leaf');
+    const mso = IssuerAuth.fromEncodedStructure([
+      issuerAuth.protectedBytes,
+      issuerAuth.unprotectedHeader,
+      issuerAuth.payload,
+      issuerAuth.signature,
+    ] as never).mobileSecurityObject;
+    if (mso.digestAlgorithm !== 'SHA-256') throw new Error(`Unsupported digest algorithm ${mso.digestAlgorithm}`);
+    const elements = await checkDigests(raw.get('nameSpaces'), mso);
+    const namespaces: Record<string, Record<string, unknown>> = {};
+    for (const [namespace, values] of elements) namespaces[namespace] = Object.fromEntries(values);
+    const deviceKey = mso.deviceKeyInfo?.deviceKey;
+    let deviceJwk: JsonWebKey | null = null;
+    try {
+      deviceJwk = deviceKey instanceof CoseKey ? coseKeyToPublicJwk(deviceKey) : null;
+    } catch {
+      deviceJwk = null;
+    }
+    return {
+      docType: mso.docType,
+      namespaces,
+      x5chain,
+      signerJwk,
+      deviceJwk,
+      status: msoStatus(mso),
+      validFrom: mso.validityInfo.validFrom,
+      validUntil: mso.validityInfo.validUntil,
+      signed: mso.validityInfo.signed,
+    };
+  } catch (err) {
+    if (err instanceof MdocError) throw err;
+    throw new MdocError('MDOC_SIGNATURE_INVALID', message(err));
+  }
 }
 
 /**

@@ -15,7 +15,12 @@ import {
   type PresentMdocInput,
   presentMdoc,
 } from './mdoc.ts';
-import { type MdocPresentationExpectation, type MdocVerifierDeps, verifyMdocPresentation } from './mdoc-verify.ts';
+import {
+  type MdocPresentationExpectation,
+  type MdocVerifierDeps,
+  verifyIssuerSigned,
+  verifyMdocPresentation,
+} from './mdoc-verify.ts';
 import { encodeStatusList, signStatusListToken } from './status-list.ts';
 import { makeCertificate, makeIssuerPki, type TestCertificate } from './testing/pki.ts';
 
@@ -205,6 +210,44 @@ describe('issuing an mdoc', () => {
     await expect(issue({ claims: { ...claims, extra: 'x' } })).rejects.toThrow(/not an attribute/);
     await expect(issue({ validUntil: new Date(Date.now() - day) })).rejects.toThrow(/validity/);
     await expect(issue({ holderJwk: { kty: 'OKP', crv: 'Ed25519', x: holder.publicJwk.x } })).rejects.toThrow(/P-256/);
+  });
+});
+
+describe('verifying an IssuerSigned on receipt (the holder)', () => {
+  it('answers its doctype, typed elements, chain, signer, device key, status and validity', async () => {
+    const verified = await verifyIssuerSigned(issued);
+    expect(verified).toMatchObject({
+      docType: DOC_TYPE,
+      x5chain: pki.x5c,
+      signerJwk: { x: pki.leaf.key.publicJwk.x, y: pki.leaf.key.publicJwk.y },
+      deviceJwk: { x: holder.publicJwk.x, y: holder.publicJwk.y },
+      status: { idx: 3, uri: STATUS_URI },
+    });
+    expect(verified.namespaces[NS]).toMatchObject({ birth_date: '1990-12-10', joined_at: '2024-05-01T10:20:30Z' });
+    expect(verified.validUntil.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('refuses an issuerAuth not signed by the x5chain leaf', async () => {
+    const other = await generateEs256KeyPair();
+    const forged = await issue({ signer: await coseSignerFromPrivateJwk(other.privateJwk) });
+    await expect(verifyIssuerSigned(forged)).rejects.toMatchObject({
+      code: 'MDOC_SIGNATURE_INVALID',
+      message: expect.stringMatching(/does not verify with the x5chain leaf/),
+    });
+  });
+
+  it('refuses an element changed after signing, and what is not an IssuerSigned', async () => {
+    const raw = cborDecode<Map<string, unknown>>(fromBase64url(issued));
+    const items = (raw.get('nameSpaces') as Map<string, DataItem[]>).get(NS)!;
+    const index = items.findIndex((item) => (item.data as Map<string, unknown>).get('elementIdentifier') === 'age');
+    const age = items[index]!.data as Map<string, unknown>;
+    age.set('elementValue', 99);
+    items[index] = DataItem.fromData(age);
+    await expect(verifyIssuerSigned(base64url(cborEncode(raw)))).rejects.toMatchObject({
+      code: 'MDOC_SIGNATURE_INVALID',
+      message: expect.stringMatching(/age does not match its digest/),
+    });
+    await expect(verifyIssuerSigned('eyJhbGciOiJFUzI1NiJ9')).rejects.toMatchObject({ code: 'MDOC_MALFORMED' });
   });
 });
 

@@ -64,7 +64,7 @@ export async function coseSignerFromPrivateJwk(jwk: JsonWebKey): Promise<CoseSig
   };
 }
 
-export type MdocErrorCode = 'MDOC_INPUT_INVALID' | 'MDOC_MALFORMED' | 'MDOC_ELEMENT_MISSING';
+export type MdocErrorCode = 'MDOC_INPUT_INVALID' | 'MDOC_MALFORMED' | 'MDOC_ELEMENT_MISSING' | 'MDOC_SIGNATURE_INVALID';
 
 export class MdocError extends Error {
   constructor(

@@ -4,9 +4,10 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CredentialDisplay, IssuerInfo } from '../app/core-api.ts';
+import type { CredentialDisplay, CredentialFormat, IssuerInfo } from '../app/core-api.ts';
 import { pickDisplay } from '../app/core-api.ts';
 import { currentLanguage } from '../i18n/index.ts';
+import { MdocTag } from './format-label.tsx';
 import { AssuranceBadge } from './issuer-assurance.tsx';
 
 /** A #rgb / #rrggbb / rgb() colour from issuer metadata, or undefined (never arbitrary CSS). */
@@ -49,11 +50,14 @@ export function CredentialFace({
   fallbackName,
   badge,
   nameComponent = 'p',
+  format = 'dc+sd-jwt',
 }: {
   display: CredentialDisplay;
   issuer: IssuerInfo;
   fallbackName: string;
   badge?: ReactNode;
+  /** A held credential's format: an mdoc is tagged as one. */
+  format?: CredentialFormat;
   /** The credential's page makes its name the page's heading (`h1`); on a card in a list it is text. */
   nameComponent?: 'p' | 'h1';
 }) {
@@ -100,6 +104,7 @@ export function CredentialFace({
             {t('credentials.issuedBy', { issuer: issuerName })}
           </Typography>
           <AssuranceBadge assurance={issuer.assurance} />
+          <MdocTag format={format} />
         </Box>
       </Box>
     </Box>

@@ -1,12 +1,15 @@
 import { type DcqlQuery, publicJwk, signerFromPrivateJwk } from '@cp/credentials';
 import {
   answersRequest,
+  createVpToken,
   type DcqlMatch,
   declinePresentation as declineWithHolder,
   type HolderKey,
+  type MatchableCredential,
   matchDcqlQuery,
   type PresentationRequest,
   resolvePresentationRequest as resolveWithHolder,
+  sendAuthorizationResponse,
   submitPresentation as submitWithHolder,
 } from '@cp/holder';
 import { errorMessage, WalletError } from './errors.ts';
@@ -30,7 +33,8 @@ import type {
 /**
  * Presenting credentials (OpenID4VP 1.0). The protocol is @cp/holder's: the request (by value or by
  * `request_uri`, GET or POST), its signature checked for the client identifier prefix, DCQL validation
- * and matching, the SD-JWT VC presentations with a key-binding JWT, `direct_post` or `direct_post.jwt`.
+ * and matching, the SD-JWT VC presentations with a key-binding JWT and the mdoc DeviceResponses (@cp/holder/mdoc),
+ * `direct_post` or `direct_post.jwt`.
  * What is the wallet's own: how the verifier is shown, the consent plan (which credentials answer which
  * query, the holder's choice), and the history of what was shared.
  */
@@ -88,20 +92,37 @@ export async function resolvePresentationRequestWithSession(
   };
 }
 
-/** The held SD-JWT VCs that answer each credential query (@cp/holder's DCQL matching). */
+/**
+ * The held credentials that answer each credential query (@cp/holder's DCQL matching): SD-JWT VCs by `vct` and
+ * top-level claims, mdocs by doctype and `[namespace, element]` paths.
+ */
 function matchCredentials(
   dcql: DcqlQuery,
   credentials: StoredCredential[],
 ): Map<string, DcqlMatch<StoredCredential>[]> {
+  const matchable = credentials.flatMap((stored): (MatchableCredential & { stored: StoredCredential })[] => {
+    if (stored.format !== 'mso_mdoc') return [{ format: 'dc+sd-jwt', vct: stored.vct, claims: stored.claims, stored }];
+    return stored.mdoc
+      ? [{ format: 'mso_mdoc', docType: stored.mdoc.docType, namespaces: stored.mdoc.namespaces, stored }]
+      : [];
+  });
   try {
-    return matchDcqlQuery(
-      dcql,
-      credentials.filter((credential) => credential.format === 'dc+sd-jwt'),
+    const matches = matchDcqlQuery(dcql, matchable);
+    return new Map(
+      [...matches].map(([queryId, list]) => [queryId, list.map((m) => ({ ...m, credential: m.credential.stored }))]),
     );
   } catch (err) {
     throw walletErrorFrom(err, 'REQUEST_INVALID');
   }
 }
+
+/** A match as the consent screen and submitPresentation take it (an mdoc with the paths of its elements). */
+const candidateOf = (m: DcqlMatch<StoredCredential>): PresentationCandidate => ({
+  queryId: m.queryId,
+  credential: m.credential,
+  disclose: m.disclose,
+  ...(m.credential.format === 'mso_mdoc' ? { paths: m.paths } : {}),
+});
 
 const sessionOf = (request: ResolvedPresentationRequest): PresentationRequest => {
   const session = (request as Partial<ResolvedPresentationRequestWithSession>).session;
@@ -129,7 +150,7 @@ export function findCandidates(
   const matches = matchCredentials(request.dcql, credentials);
   return [...matches.values()]
     .flat()
-    .map((m) => ({ queryId: m.queryId, credential: m.credential, disclose: m.disclose }))
+    .map(candidateOf)
     .sort((a, b) => Number(isUsable(b.credential)) - Number(isUsable(a.credential)));
 }
 
@@ -161,13 +182,14 @@ export function planPresentation(
     .filter((query) => referenced.has(query.id))
     .map((query) => ({
       queryId: query.id,
-      candidates: (matches.get(query.id) ?? [])
-        .map((m) => ({ queryId: m.queryId, credential: m.credential, disclose: m.disclose }))
-        .sort(byUsability),
-      vctValues: query.meta?.vct_values ?? [],
+      candidates: (matches.get(query.id) ?? []).map(candidateOf).sort(byUsability),
+      vctValues: query.meta?.vct_values ?? (query.meta?.doctype_value ? [query.meta.doctype_value] : []),
       claimNames: [
         ...new Set(
-          (query.claims ?? []).map((claim) => claim.path[0]).filter((name): name is string => typeof name === 'string'),
+          (query.claims ?? [])
+            // An mdoc's claims are `[namespace, element]`: named by element.
+            .map((claim) => claim.path[query.format === 'mso_mdoc' ? 1 : 0])
+            .filter((name): name is string => typeof name === 'string'),
         ),
       ],
       multiple: query.multiple === true,
@@ -331,10 +353,23 @@ export async function submitPresentation(
   const markAll = async (at: string) => {
     for (const [i, candidate] of candidates.entries()) await markUsed(vault, candidate.credential.id, chosen[i]!, at);
   };
+  const isMdoc = (c: PresentationCandidate) => c.credential.format === 'mso_mdoc';
   try {
-    const result = await withHolder('VERIFIER_ERROR', (context) =>
-      submitWithHolder(session, selections, { key }, context),
-    );
+    const result = await withHolder('VERIFIER_ERROR', async (context) => {
+      if (!candidates.some(isMdoc)) return submitWithHolder(session, selections, { key }, context);
+      // An mdoc answers its query with a DeviceResponse (core/mdoc.ts, loaded only now); any SD-JWT VC beside it
+      // with its key-binding JWT, all in one vp_token (OpenID4VP 1.0 §8.1).
+      const { mdocDeviceResponse } = await import('./mdoc.ts');
+      const vpToken = await createVpToken(
+        session,
+        selections.filter((_, i) => !isMdoc(candidates[i]!)),
+        key,
+      );
+      for (const candidate of candidates.filter(isMdoc)) {
+        vpToken[candidate.queryId] = [await mdocDeviceResponse(session, candidate, key)];
+      }
+      return sendAuthorizationResponse(session, { vp_token: vpToken }, {}, context);
+    });
     await markAll(new Date().toISOString());
     for (const [i, candidate] of candidates.entries()) {
       await vault.addPresentation(

@@ -25,6 +25,7 @@ import { checkStatus } from './status.ts';
 import type {
   ClaimDisplay,
   CredentialDisplay,
+  CredentialFormat,
   CredentialInstance,
   IssuerAssurance,
   IssuerInfo,
@@ -43,7 +44,7 @@ import type {
  */
 
 /** A resolved offer with what acceptOffer redeems it with (plain, cloneable data; opaque to the screens). */
-export type ResolvedOfferWithSession = ResolvedOffer & { session: Issuance };
+export type ResolvedOfferWithSession = ResolvedOffer & { session: Issuance; locale?: string };
 
 const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 const logoOf = (entry: unknown) => {
@@ -68,8 +69,11 @@ function credentialDisplayFrom(entries: unknown, locale: string, fallbackName: s
   };
 }
 
-/** Claim labels from `claims` as an array of `{path, display}` (1.0) or an object map (drafts). */
-function claimDisplaysFrom(claims: unknown): ClaimDisplay[] {
+/**
+ * Claim labels from `claims` as an array of `{path, display}` (1.0) or an object map (drafts). An mdoc's claims are
+ * addressed `[namespace, element]` (OpenID4VCI 1.0 Appendix A.2.2): labelled by element.
+ */
+function claimDisplaysFrom(claims: unknown, format: CredentialFormat = 'dc+sd-jwt'): ClaimDisplay[] {
   const result: ClaimDisplay[] = [];
   const seen = new Set<string>();
   const add = (name: unknown, display: unknown) => {
@@ -80,8 +84,10 @@ function claimDisplaysFrom(claims: unknown): ClaimDisplay[] {
   };
   if (Array.isArray(claims)) {
     for (const claim of claims) {
-      // Only top-level claims have a label of their own here.
-      if (isObject(claim) && Array.isArray(claim.path) && claim.path.length === 1) add(claim.path[0], claim.display);
+      // Only top-level claims (an mdoc's elements) have a label of their own here.
+      const depth = format === 'mso_mdoc' ? 2 : 1;
+      if (isObject(claim) && Array.isArray(claim.path) && claim.path.length === depth)
+        add(claim.path[depth - 1], claim.display);
     }
   } else if (isObject(claims)) {
     for (const [name, value] of Object.entries(claims)) add(name, isObject(value) ? value.display : undefined);
@@ -159,22 +165,61 @@ export async function resolveOffer(input: string, locale: string): Promise<Resol
   return resolveOfferWithSession(input, locale);
 }
 
+/** The offer's configuration in a format, from the offer and metadata already read (undefined: none). */
+function issuanceIn(issuance: Issuance, format: CredentialFormat): Issuance | undefined {
+  const described = issuance.issuerMetadata.credentialIssuer.credential_configurations_supported;
+  const matches = (value: unknown) =>
+    format === 'mso_mdoc' ? value === 'mso_mdoc' : value === 'dc+sd-jwt' || value === 'vc+sd-jwt';
+  const configurationId = issuance.offer.credential_configuration_ids.find((id) => {
+    const configuration = described[id] as Record<string, unknown> | undefined;
+    return isObject(configuration) && matches(configuration.format);
+  });
+  if (!configurationId) return undefined;
+  return { ...issuance, configurationId, configuration: described[configurationId] as Record<string, unknown> };
+}
+
+/** How a configuration is shown: its display (1.0 `credential_metadata`, or on itself in drafts) and claim labels. */
+function configurationDisplay(issuance: Issuance, locale: string, format: CredentialFormat) {
+  const { configuration, configurationId } = issuance;
+  const credentialMetadata = isObject(configuration.credential_metadata) ? configuration.credential_metadata : {};
+  return {
+    display: credentialDisplayFrom(credentialMetadata.display ?? configuration.display, locale, configurationId),
+    claimDisplay: claimDisplaysFrom(credentialMetadata.claims ?? configuration.claims, format),
+  };
+}
+
 /** resolveOffer, typed with the protocol session it carries. */
 export async function resolveOfferWithSession(input: string, locale: string): Promise<ResolvedOfferWithSession> {
-  const issuance = await withHolder('OFFER_INVALID', (context) => resolveCredentialOffer(input, context));
-  const { offer, configurationId, configuration, txCode } = issuance;
+  let issuance: Issuance | undefined;
+  try {
+    issuance = await withHolder('OFFER_INVALID', (context) => resolveCredentialOffer(input, context));
+  } catch (err) {
+    // The offer's first configuration is not an SD-JWT VC: its first SD-JWT VC (the default whenever one is
+    // offered), else its mdoc; else what was wrong with the offer in the first place.
+    if (!(err instanceof WalletError) || err.code !== 'OFFER_UNSUPPORTED') throw err;
+    for (const format of ['dc+sd-jwt', 'mso_mdoc'] as const) {
+      issuance = await withHolder('OFFER_INVALID', (context) =>
+        resolveCredentialOffer(input, context, { format }),
+      ).catch(() => undefined);
+      if (issuance) break;
+    }
+    if (!issuance) throw err;
+  }
+  const { offer, configurationId, txCode } = issuance;
   const metadata = issuance.issuerMetadata.credentialIssuer as Record<string, unknown>;
   const issuer = await issuerInfo(offer.credential_issuer, metadata, locale);
-  // Display under `credential_metadata` (1.0) or on the configuration itself (drafts).
-  const credentialMetadata = isObject(configuration.credential_metadata) ? configuration.credential_metadata : {};
+  const format: CredentialFormat = issuance.configuration.format === 'mso_mdoc' ? 'mso_mdoc' : 'dc+sd-jwt';
+  const formats: CredentialFormat[] =
+    format === 'dc+sd-jwt' && issuanceIn(issuance, 'mso_mdoc') ? ['dc+sd-jwt', 'mso_mdoc'] : [format];
   return {
     credentialIssuer: offer.credential_issuer,
     issuer,
     configurationId,
-    display: credentialDisplayFrom(credentialMetadata.display ?? configuration.display, locale, configurationId),
-    claimDisplay: claimDisplaysFrom(credentialMetadata.claims ?? configuration.claims),
+    ...configurationDisplay(issuance, locale, format),
     ...(txCode ? { txCode } : {}),
+    formats,
     session: issuance,
+    locale,
   };
 }
 
@@ -283,12 +328,19 @@ export async function acceptOffer(
   resolved: ResolvedOffer,
   vault: WalletVault,
   options: {
-    txCode?: string /** At most this many instances (default: the issuer's batch_size). */;
+    txCode?: string;
+    /** At most this many instances (default: the issuer's batch_size). */
     batchSize?: number;
+    /** The format to receive it in, among `resolved.formats` (default: the first, SD-JWT VC when offered). */
+    format?: CredentialFormat;
   } = {},
 ): Promise<StoredCredential> {
-  const issuance = (resolved as Partial<ResolvedOfferWithSession>).session;
-  if (!issuance) throw new WalletError('OFFER_INVALID', 'Resolve the offer with resolveOffer first');
+  const session = (resolved as Partial<ResolvedOfferWithSession>).session;
+  if (!session) throw new WalletError('OFFER_INVALID', 'Resolve the offer with resolveOffer first');
+  const format = options.format ?? resolved.formats?.[0] ?? 'dc+sd-jwt';
+  const issuance = issuanceIn(session, format);
+  if (!issuance) throw new WalletError('OFFER_UNSUPPORTED', `The offer has no ${format} credential`);
+  if (format === 'mso_mdoc') return acceptMdoc(resolved, issuance, vault, options.txCode);
   const holder = vault.holder();
   // DPoP (RFC 9449) when the issuer takes it: a key of this one request, never the holder key, so that the
   // access token is useless to whoever intercepts it and issuers cannot link requests by it.
@@ -339,6 +391,37 @@ export async function acceptOffer(
           ],
         }
       : {}),
+  };
+  await vault.saveCredential(saved);
+  return saved;
+}
+
+/**
+ * Redeems the offer's mdoc configuration (core/mdoc.ts, loaded now: @owf/mdoc is for the holders who choose an mdoc),
+ * verifies it, reads its status (the MSO's status list entry) and stores it with its format.
+ */
+async function acceptMdoc(
+  resolved: ResolvedOffer,
+  issuance: Issuance,
+  vault: WalletVault,
+  txCode: string | undefined,
+): Promise<StoredCredential> {
+  const { receiveMdoc } = await import('./mdoc.ts');
+  const trust = await loadPlatformTrust();
+  // The mdoc configuration's own display and labels, in the holder's language; the offer's labels when it has none.
+  const own = configurationDisplay(issuance, (resolved as ResolvedOfferWithSession).locale ?? 'en', 'mso_mdoc');
+  const stored = await receiveMdoc(issuance, vault.holder(), {
+    issuer: resolved.issuer,
+    display: own.display,
+    claimDisplay: own.claimDisplay.length > 0 ? own.claimDisplay : resolved.claimDisplay,
+    trust,
+    ...(txCode !== undefined ? { txCode } : {}),
+  });
+  const lastStatus = await checkStatus(stored, { trust });
+  const saved: StoredCredential = {
+    ...stored,
+    lastStatus,
+    ...(lastStatus !== 'UNKNOWN' ? { lastCheckedAt: new Date().toISOString() } : {}),
   };
   await vault.saveCredential(saved);
   return saved;

@@ -5,10 +5,11 @@ import { loadPlatformTrust, type PlatformTrust } from './platform-trust.ts';
 import type { CredentialStatus, StoredCredential, WalletVault } from './types.ts';
 
 /**
- * A credential's status: EXPIRED by its `exp`; otherwise the bit of the IETF Token Status List it points
- * to (0 valid, 1 revoked, 2 suspended), read from a token verifyStatusListToken accepts for the
- * credential's issuer binding — the trust function that decided the credential's own key. Anything that
- * prevents a trustworthy answer (network, bad signature, another list) is UNKNOWN.
+ * A credential's status: EXPIRED by its `exp` (an mdoc: its `validUntil`); otherwise the bit of the IETF Token
+ * Status List it points to (0 valid, 1 revoked, 2 suspended; an mdoc points from its MSO's `status.status_list`),
+ * read from a token verifyStatusListToken accepts for the credential's issuer binding — the trust function that
+ * decided the credential's own key. Anything that prevents a trustworthy answer (network, bad signature, another
+ * list) is UNKNOWN.
  */
 
 export interface CheckOptions {
@@ -32,6 +33,16 @@ async function bindCredentialIssuer(
   credential: StoredCredential,
   trust: PlatformTrust | null,
 ): Promise<ResolvedKey | undefined> {
+  if (credential.format === 'mso_mdoc') {
+    // An mdoc's issuerAuth verified with its x5chain leaf when it was received, and the record is sealed since: what
+    // is decided again is whether that chain still speaks for the issuer today (no CBOR needed on this screen).
+    if (!credential.mdoc) return undefined;
+    try {
+      return await resolveSignerKey({ x5c: credential.mdoc.x5chain }, { iss: credential.issuer.id }, trust);
+    } catch {
+      return undefined;
+    }
+  }
   const jwt = credential.raw.split('~')[0] ?? '';
   try {
     const { header, payload } = decodeJwt(jwt);

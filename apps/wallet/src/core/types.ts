@@ -1,4 +1,5 @@
 import type { DcqlQuery, JwsSigner } from '@cp/credentials';
+import type { CoseSigner } from '@cp/credentials/mdoc';
 
 /**
  * The wallet core's contract between its protocol/storage code (src/core) and its screens.
@@ -61,17 +62,22 @@ export interface ClaimDisplay {
 
 export type CredentialStatus = 'VALID' | 'REVOKED' | 'SUSPENDED' | 'EXPIRED' | 'UNKNOWN';
 
+export type CredentialFormat = 'dc+sd-jwt' | 'mso_mdoc';
+
 export interface StoredCredential {
   id: string;
-  format: 'dc+sd-jwt';
-  /** The SD-JWT VC as issued (issuer JWT + every disclosure). */
+  format: CredentialFormat;
+  /** The SD-JWT VC as issued (issuer JWT + every disclosure), or the mdoc's IssuerSigned (base64url CBOR). */
   raw: string;
+  /** The credential's type: an SD-JWT VC's `vct`, an mdoc's doctype. */
   vct: string;
   issuer: IssuerInfo;
   display: CredentialDisplay;
   claimDisplay: ClaimDisplay[];
-  /** Every disclosable claim, decoded. */
+  /** Every disclosable claim, decoded (an mdoc: its elements by identifier, across its namespaces). */
   claims: Record<string, unknown>;
+  /** An mdoc (`format: mso_mdoc`): what DCQL matches and the status check needs. */
+  mdoc?: MdocDetails;
   issuedAt?: string;
   expiresAt?: string;
   statusReference?: { uri: string; idx: number };
@@ -84,6 +90,15 @@ export interface StoredCredential {
    * so that each presentation can use a fresh one (chooseInstance). Absent: one instance, `raw`.
    */
   instances?: CredentialInstance[];
+}
+
+/** What the wallet keeps of an mdoc besides its flattened claims. */
+export interface MdocDetails {
+  docType: string;
+  /** Every element by namespace then identifier (dates as ISO 8601 text), as DCQL paths address them. */
+  namespaces: Record<string, Record<string, unknown>>;
+  /** The issuer's x5chain, leaf first (base64 DER): the key its issuerAuth verified with on receipt. */
+  x5chain: string[];
 }
 
 /** One instance of a credential issued as a batch. Its private key is stored with it, in the encrypted record. */
@@ -144,8 +159,8 @@ export interface WalletVault {
   /** Minutes without activity before the wallet locks (0: whenever it is left). */
   getLockAfter(): Promise<LockAfterMinutes>;
   setLockAfter(minutes: LockAfterMinutes): Promise<void>;
-  /** The holder key (unlocked only). */
-  holder(): { signer: JwsSigner; publicJwk: JsonWebKey };
+  /** The holder key (unlocked only): its JWS signer, and its COSE signer for an mdoc's device signature. */
+  holder(): { signer: JwsSigner; publicJwk: JsonWebKey; cose: CoseSigner };
   listCredentials(): Promise<StoredCredential[]>;
   getCredential(id: string): Promise<StoredCredential | undefined>;
   saveCredential(credential: StoredCredential): Promise<void>;
@@ -168,6 +183,11 @@ export interface ResolvedOffer {
   claimDisplay: ClaimDisplay[];
   /** Present when the offer needs a PIN (OpenID4VCI tx_code). */
   txCode?: { length?: number; inputMode?: 'numeric' | 'text'; description?: string };
+  /**
+   * The formats the offer can be redeemed in, this wallet's default (SD-JWT VC) first; two when the issuer also
+   * offers the credential as an ISO mdoc (`mso_mdoc`), so the holder may choose (absent: SD-JWT VC only).
+   */
+  formats?: CredentialFormat[];
 }
 
 export interface ResolvedPresentationRequest {
@@ -184,8 +204,10 @@ export interface ResolvedPresentationRequest {
 export interface PresentationCandidate {
   queryId: string;
   credential: StoredCredential;
-  /** Exactly the claims that will be shared. */
+  /** Exactly the claims that will be shared (an mdoc: its element identifiers). */
   disclose: string[];
+  /** An mdoc: the elements to share as DCQL paths `[namespace, element]` (OpenID4VP 1.0 §7.2). */
+  paths?: (string | number | null)[][];
 }
 
 /** One DCQL credential query (OpenID4VP 1.0 §6.1) and the stored credentials that answer it. */
@@ -193,7 +215,7 @@ export interface RequestedCredential {
   queryId: string;
   /** Usable ones first (see `isUsable`); empty when nothing held answers the query. */
   candidates: PresentationCandidate[];
-  /** The accepted `vct` values (empty: any type). */
+  /** The accepted `vct` values, or an mdoc query's `doctype_value` (empty: any type). */
   vctValues: string[];
   /** Every top-level claim the query names (all `claim_sets` alternatives), to say what is missing. */
   claimNames: string[];

@@ -1,11 +1,5 @@
-import {
-  base64url,
-  fromBase64url,
-  generateEs256KeyPair,
-  type JwsSigner,
-  publicJwk,
-  signerFromPrivateJwk,
-} from '@cp/credentials';
+import { base64url, fromBase64url, generateEs256KeyPair, publicJwk, signerFromPrivateJwk } from '@cp/credentials';
+import type { CoseSigner } from '@cp/credentials/mdoc';
 import { WalletError } from './errors.ts';
 import type { LockAfterMinutes, PresentationRecord, StoredCredential, WalletVault } from './types.ts';
 
@@ -221,12 +215,29 @@ function transact<T>(
 // ---- The vault -------------------------------------------------------------------------------------
 
 /** Opens (and creates on first use) the wallet's IndexedDB database; the vault starts locked. */
+/**
+ * The holder key's two signers: JWS (SD-JWT VC key binding, key proofs) and COSE (an mdoc's device signature, which
+ * signs bytes, not a JWS signing input: ISO 18013-5 §9.1.3.6). Both over one non-extractable WebCrypto key.
+ */
+async function holderKeyOf(secret: HolderSecret): Promise<ReturnType<WalletVault['holder']>> {
+  const key = await crypto.subtle.importKey('jwk', secret.privateJwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, [
+    'sign',
+  ]);
+  const cose: CoseSigner = {
+    alg: 'ES256',
+    async sign(data) {
+      return new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key, data as BufferSource));
+    },
+  };
+  return { signer: await signerFromPrivateJwk(secret.privateJwk), publicJwk: publicJwk(secret.publicJwk), cose };
+}
+
 export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}): Promise<WalletVault> {
   const db = await openDatabase(dbName);
   const iterations = options.kdfIterations ?? DEFAULT_KDF_ITERATIONS;
   const now = options.now ?? Date.now;
   let dataKey: CryptoKey | undefined;
-  let holder: { signer: JwsSigner; publicJwk: JsonWebKey } | undefined;
+  let holder: ReturnType<WalletVault['holder']> | undefined;
   /** When this tab last wrote its activity into the session. */
   let activityWrittenAt = 0;
 
@@ -266,7 +277,7 @@ export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}
     return plaintext ? (JSON.parse(new TextDecoder().decode(plaintext)) as HolderSecret) : undefined;
   }
   async function adoptHolder(secret: HolderSecret) {
-    holder = { signer: await signerFromPrivateJwk(secret.privateJwk), publicJwk: publicJwk(secret.publicJwk) };
+    holder = await holderKeyOf(secret);
   }
   async function sealHolder(key: CryptoKey, secret: HolderSecret): Promise<SealedRow> {
     return {
@@ -522,7 +533,7 @@ export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}
       const presentationRows = await Promise.all(
         content.presentations.map((p) => sealRow('presentations', p.id, p.at, p)),
       );
-      const signer = await signerFromPrivateJwk(content.holder.privateJwk);
+      const adopted = await holderKeyOf(content.holder);
       await transact(db, ['meta', 'credentials', 'presentations'], 'readwrite', (tx) => {
         tx.objectStore('meta').put(holderRow);
         const credentials = tx.objectStore('credentials');
@@ -532,7 +543,7 @@ export async function openVault(dbName = 'cp-wallet', options: VaultOptions = {}
         presentations.clear();
         for (const row of presentationRows) presentations.put(row);
       });
-      holder = { signer, publicJwk: publicJwk(content.holder.publicJwk) };
+      holder = adopted;
       return true;
     },
 

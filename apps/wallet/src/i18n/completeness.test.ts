@@ -16,7 +16,15 @@ function flatten(tree: Tree, prefix = ''): Record<string, string> {
 }
 
 /** Values that are the same in every language on purpose: each language's own name, and bare placeholders. */
-const SAME_EVERYWHERE = new Set(['languages.en', 'languages.ja', 'languages.es', 'languages.ko']);
+const SAME_EVERYWHERE = new Set([
+  'languages.en',
+  'languages.ja',
+  'languages.es',
+  'languages.ko',
+  // Names of standards (SD-JWT VC, ISO/IEC 18013-5 mdoc), never translated.
+  'format.sdJwt',
+  'format.mdocShort',
+]);
 /** Words that are spelled the same in English and that language. */
 const SAME_IN: Record<string, Set<string>> = { es: new Set(['claims.no']), ja: new Set(), ko: new Set() };
 

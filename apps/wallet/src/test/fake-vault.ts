@@ -121,3 +121,22 @@ export function buildCredential(overrides: Partial<StoredCredential> = {}): Stor
     ...overrides,
   };
 }
+
+/** The doctype (and namespace) of the test mdoc: the platform's naming for `https://issuer.example/orgs/1/vct/employee`. */
+export const MDOC_DOC_TYPE = 'example.issuer.orgs.1.vct.employee';
+
+/** A stored ISO mdoc (`mso_mdoc`) of the same employee badge: elements typed as the core decodes them. */
+export function buildMdocCredential(overrides: Partial<StoredCredential> = {}): StoredCredential {
+  const elements = { given_name: 'Ada', family_name: 'Lovelace', birthdate: '1815-12-10', employee_number: 42 };
+  return buildCredential({
+    id: 'mdoc-1',
+    format: 'mso_mdoc',
+    raw: 'omppc3N1ZXJBdXRo',
+    vct: MDOC_DOC_TYPE,
+    claims: elements,
+    mdoc: { docType: MDOC_DOC_TYPE, namespaces: { [MDOC_DOC_TYPE]: elements }, x5chain: ['MIIB'] },
+    expiresAt: '2027-01-05T10:00:00Z',
+    statusReference: { uri: 'https://issuer.example/orgs/1/status-lists/1', idx: 7 },
+    ...overrides,
+  });
+}

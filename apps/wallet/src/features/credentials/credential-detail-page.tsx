@@ -21,6 +21,7 @@ import { useVault } from '../../app/vault-context.tsx';
 import { ClaimList } from '../../components/claim-list.tsx';
 import { CredentialFace, credentialName } from '../../components/credential-face.tsx';
 import { formatDate, orderedClaimNames } from '../../components/format.ts';
+import { useFormatName } from '../../components/format-label.tsx';
 import { IssuerAssuranceNote } from '../../components/issuer-assurance.tsx';
 import { IssuerSummary } from '../../components/issuer-summary.tsx';
 import { Section } from '../../components/section.tsx';
@@ -58,6 +59,7 @@ export function CredentialDetailPage() {
   const [check, setCheck] = useState<CheckState>('idle');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const locale = currentLanguage();
+  const formatName = useFormatName();
   const checking = check === 'checking';
 
   const recheck = useCallback(
@@ -140,6 +142,7 @@ export function CredentialDetailPage() {
           fallbackName={credential.vct}
           badge={<StatusChip status={credential.lastStatus} />}
           nameComponent="h1"
+          format={credential.format}
         />
       </Card>
       <Section title={t('detail.claims')}>
@@ -157,6 +160,16 @@ export function CredentialDetailPage() {
             phase={checking && !credential.issuer.assurance ? 'checking' : 'stored'}
           />
         </Stack>
+      </Section>
+      <Section title={t('detail.format')}>
+        <Box data-testid="credential-format-detail" data-format={credential.format}>
+          <Typography>{formatName(credential.format)}</Typography>
+          {credential.mdoc && (
+            <Typography variant="caption" sx={{ display: 'block', color: 'text.secondary', wordBreak: 'break-all' }}>
+              {t('detail.docType')}: {credential.mdoc.docType}
+            </Typography>
+          )}
+        </Box>
       </Section>
       <Section title={t('detail.dates')}>
         {credential.issuedAt && (

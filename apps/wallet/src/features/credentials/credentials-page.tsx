@@ -82,6 +82,7 @@ export function CredentialsPage() {
                   issuer={credential.issuer}
                   fallbackName={credential.vct}
                   badge={<StatusChip status={credential.lastStatus} />}
+                  format={credential.format}
                 />
               </CardActionArea>
             </Card>

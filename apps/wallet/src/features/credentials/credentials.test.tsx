@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as core from '../../app/core-api.ts';
 import { formatDate } from '../../components/format.ts';
 import { changeLanguage } from '../../i18n/index.ts';
-import { buildCredential, FakeVault } from '../../test/fake-vault.ts';
+import { buildCredential, buildMdocCredential, FakeVault, MDOC_DOC_TYPE } from '../../test/fake-vault.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 vi.mock('../../app/core-api.ts', () => import('../../test/core-api-mock.ts'));
@@ -224,6 +224,57 @@ describe('credential detail', () => {
       expect((await screen.findByTestId('issuer-assurance-headline')).textContent).toBe(
         '신뢰할 수 있는 기관의 인증을 받음: Example Trust Services Root',
       );
+    } finally {
+      await changeLanguage('en');
+    }
+  });
+});
+
+describe('an ISO mdoc', () => {
+  it('is tagged on its card, and its page shows its elements typed, its format, doctype and status', async () => {
+    const sdJwt = buildCredential({ receivedAt: '2026-01-01T00:00:00Z' });
+    const mdoc = buildMdocCredential({ receivedAt: '2026-02-01T00:00:00Z' });
+    const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [sdJwt, mdoc] });
+    vi.mocked(core.refreshStatuses).mockResolvedValue();
+    answers({ lastStatus: 'REVOKED', lastCheckedAt: '2026-03-01T09:30:00Z' });
+    const { user } = renderApp('/', vault);
+
+    const cards = await screen.findAllByTestId('credential-card');
+    expect(within(cards[0]!).getByTestId('credential-format').textContent).toBe('ISO mdoc');
+    // The default format carries no tag.
+    expect(within(cards[1]!).queryByTestId('credential-format')).toBeNull();
+
+    await user.click(within(cards[0]!).getByText('Employee badge'));
+    const rows = await screen.findAllByTestId('claim-row');
+    // Elements from the namespace, by the issuer's labels; the full-date as a date, the number as a number.
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'Given nameAda',
+      'Family nameLovelace',
+      'Date of birthDecember 10, 1815',
+      'employee_number42',
+    ]);
+    const format = screen.getByTestId('credential-format-detail');
+    expect(format.dataset.format).toBe('mso_mdoc');
+    expect(format.textContent).toBe(`ISO mdoc (mDL-style)Document type: ${MDOC_DOC_TYPE}`);
+    // Its status is checked as an SD-JWT VC's is (the MSO's status list entry).
+    await waitFor(() => expect(screen.getByTestId('credential-detail').dataset.status).toBe('revoked'));
+    expect(vi.mocked(core.recheckCredential).mock.calls[0]?.[0]).toMatchObject({
+      format: 'mso_mdoc',
+      statusReference: { idx: 7 },
+    });
+  });
+
+  it('an SD-JWT VC’s page names its format too (ja)', async () => {
+    await changeLanguage('ja');
+    try {
+      answers({});
+      renderApp(
+        '/credentials/cred-1',
+        new FakeVault({ passcode: 'p', unlocked: true, credentials: [buildCredential()] }),
+      );
+      const format = await screen.findByTestId('credential-format-detail');
+      expect(format.textContent).toBe('SD-JWT VC');
+      expect(screen.getByText('形式')).toBeTruthy();
     } finally {
       await changeLanguage('en');
     }

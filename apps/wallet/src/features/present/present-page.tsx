@@ -45,6 +45,7 @@ import {
 import { useVault } from '../../app/vault-context.tsx';
 import { ClaimList } from '../../components/claim-list.tsx';
 import { claimLabel } from '../../components/format.ts';
+import { useFormatName } from '../../components/format-label.tsx';
 import { AssuranceLine } from '../../components/issuer-assurance.tsx';
 import { ScanPanel } from '../../components/scan/scan-panel.tsx';
 import { PageTitle, Section } from '../../components/section.tsx';
@@ -448,6 +449,7 @@ function CandidatePicker({
   name: string;
 }) {
   const locale = currentLanguage();
+  const formatName = useFormatName();
   const describe = (candidate: PresentationCandidate) => (
     <Box>
       <Typography sx={{ fontWeight: 500 }}>
@@ -455,6 +457,9 @@ function CandidatePicker({
       </Typography>
       <Typography variant="caption" sx={{ color: 'text.secondary' }}>
         {pickDisplay(candidate.credential.issuer.name, locale) || candidate.credential.issuer.id}
+        {candidate.credential.format === 'mso_mdoc' && (
+          <span data-testid="present-candidate-format"> · {formatName(candidate.credential.format)}</span>
+        )}
       </Typography>
       <AssuranceLine assurance={candidate.credential.issuer.assurance} />
     </Box>

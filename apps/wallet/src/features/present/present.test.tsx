@@ -4,7 +4,7 @@ import type * as core from '../../app/core-api.ts';
 import * as protocol from '../../app/protocol-api.ts';
 import { planPresentation as realPlanPresentation } from '../../core/present.ts';
 import { WalletError } from '../../test/core-api-mock.ts';
-import { buildCredential, FakeVault } from '../../test/fake-vault.ts';
+import { buildCredential, buildMdocCredential, FakeVault, MDOC_DOC_TYPE } from '../../test/fake-vault.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 vi.mock('../../app/core-api.ts', () => import('../../test/core-api-mock.ts'));
@@ -333,5 +333,50 @@ describe('present: several credentials asked for', () => {
     await user.click(shareButton());
     await screen.findByTestId('present-outcome');
     expect(sharedQueries()).toEqual([['q1', 'cred-1']]);
+  });
+});
+
+describe('present: an ISO mdoc asked for (DCQL mso_mdoc)', () => {
+  const mdocQuery = {
+    id: 'badge',
+    format: 'mso_mdoc',
+    meta: { doctype_value: MDOC_DOC_TYPE },
+    claims: [{ path: [MDOC_DOC_TYPE, 'given_name'] }, { path: [MDOC_DOC_TYPE, 'birthdate'] }],
+  };
+
+  it('matches the held mdoc (not the SD-JWT VC of the same badge), shows exactly its elements, shares them', async () => {
+    const mdoc = buildMdocCredential();
+    const mdocRequest = requestWith({ credentials: [mdocQuery] });
+    vi.mocked(protocol.resolvePresentationRequest).mockResolvedValue(mdocRequest);
+    vi.mocked(protocol.submitPresentation).mockResolvedValue({});
+    const vault = new FakeVault({ passcode: 'p', unlocked: true, credentials: [credential, mdoc] });
+    const { user } = renderApp(path, vault);
+
+    expect(await screen.findByTestId('present-verifier')).toHaveProperty('textContent', 'Bank of Examples');
+    expect(screen.getAllByTestId('present-claim').map((row) => row.textContent)).toEqual([
+      'Given nameAda',
+      'Date of birthDecember 10, 1815',
+    ]);
+    expect(screen.queryByText('Lovelace')).toBeNull();
+    expect(screen.queryByTestId('present-candidate')).toBeNull();
+    expect(screen.getByTestId('present-candidate-format').textContent).toBe(' · ISO mdoc (mDL-style)');
+
+    await user.click(shareButton());
+    expect((await screen.findByTestId('present-outcome')).dataset.outcome).toBe('shared');
+    expect(protocol.submitPresentation).toHaveBeenCalledWith(
+      mdocRequest,
+      [
+        {
+          queryId: 'badge',
+          credential: mdoc,
+          disclose: ['given_name', 'birthdate'],
+          paths: [
+            [MDOC_DOC_TYPE, 'given_name'],
+            [MDOC_DOC_TYPE, 'birthdate'],
+          ],
+        },
+      ],
+      vault,
+    );
   });
 });

@@ -4,17 +4,24 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CircularProgress from '@mui/material/CircularProgress';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { pickDisplay, type ResolvedOffer, WalletErrorCode } from '../../app/core-api.ts';
+import { type CredentialFormat, pickDisplay, type ResolvedOffer, WalletErrorCode } from '../../app/core-api.ts';
 import { errorCode, errorMessage } from '../../app/error-message.ts';
 import { acceptOffer, resolveOffer } from '../../app/protocol-api.ts';
 import { useVault } from '../../app/vault-context.tsx';
 import { CredentialFace } from '../../components/credential-face.tsx';
+import { useFormatName } from '../../components/format-label.tsx';
 import { IssuerAssuranceNote } from '../../components/issuer-assurance.tsx';
 import { IssuerSummary } from '../../components/issuer-summary.tsx';
 import { ScanPanel } from '../../components/scan/scan-panel.tsx';
@@ -102,6 +109,9 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const formats = resolved.formats ?? ['dc+sd-jwt'];
+  const [format, setFormat] = useState<CredentialFormat>(formats[0]!);
+  const formatName = useFormatName();
   const txCode = resolved.txCode;
   const code = error ? errorCode(error) : null;
   const pinError = code === WalletErrorCode.PIN_WRONG || code === WalletErrorCode.PIN_REQUIRED;
@@ -111,7 +121,7 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
     setBusy(true);
     setError(null);
     try {
-      const stored = await acceptOffer(resolved, vault, txCode ? { txCode: pin.trim() } : {});
+      const stored = await acceptOffer(resolved, vault, { format, ...(txCode ? { txCode: pin.trim() } : {}) });
       navigate(`/credentials/${encodeURIComponent(stored.id)}`, { replace: true, state: { received: true } });
     } catch (failure) {
       setError(failure);
@@ -148,6 +158,31 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
           </Box>
         )}
       </Section>
+      {formats.length > 1 && (
+        <FormControl data-testid="offer-format">
+          <FormLabel id="offer-format-label">{t('receive.format')}</FormLabel>
+          <RadioGroup
+            row
+            aria-labelledby="offer-format-label"
+            aria-describedby="offer-format-help"
+            name="format"
+            value={format}
+            onChange={(event) => setFormat(event.target.value as CredentialFormat)}
+          >
+            {formats.map((option) => (
+              <FormControlLabel
+                key={option}
+                value={option}
+                control={<Radio slotProps={{ input: { 'data-testid': `offer-format-${option}` } as object }} />}
+                label={formatName(option)}
+              />
+            ))}
+          </RadioGroup>
+          <FormHelperText id="offer-format-help" sx={{ mx: 0 }}>
+            {t('receive.formatHelp')}
+          </FormHelperText>
+        </FormControl>
+      )}
       {txCode && (
         <TextField
           label={t('receive.pin')}

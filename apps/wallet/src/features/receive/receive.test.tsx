@@ -1,9 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as core from '../../app/core-api.ts';
 import * as protocol from '../../app/protocol-api.ts';
 import { WalletError } from '../../test/core-api-mock.ts';
-import { buildCredential, FakeVault } from '../../test/fake-vault.ts';
+import { buildCredential, buildMdocCredential, FakeVault } from '../../test/fake-vault.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 vi.mock('../../app/core-api.ts', () => import('../../test/core-api-mock.ts'));
@@ -68,7 +68,37 @@ describe('receive', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/credentials/new-1'));
     expect(await screen.findByTestId('credential-received')).toBeTruthy();
-    expect(protocol.acceptOffer).toHaveBeenLastCalledWith(resolved, vault, { txCode: '654321' });
+    expect(protocol.acceptOffer).toHaveBeenLastCalledWith(resolved, vault, { format: 'dc+sd-jwt', txCode: '654321' });
+    // One format offered: nothing to choose.
+    expect(screen.queryByTestId('offer-format')).toBeNull();
+  });
+
+  it('lets the holder choose the format when the issuer also offers an ISO mdoc: SD-JWT VC unless changed', async () => {
+    const vault = new FakeVault({ passcode: 'p', unlocked: true });
+    const both = { ...resolved, txCode: undefined, formats: ['dc+sd-jwt', 'mso_mdoc'] } as typeof resolved;
+    vi.mocked(protocol.resolveOffer).mockResolvedValue(both);
+    vi.mocked(protocol.acceptOffer).mockImplementation(async (_offer, v, options) => {
+      const stored =
+        options?.format === 'mso_mdoc' ? buildMdocCredential({ id: 'new-mdoc' }) : buildCredential({ id: 'new-sd' });
+      await v.saveCredential(stored);
+      return stored;
+    });
+    const { user, router } = renderApp(`/receive?offer=${encodeURIComponent(OFFER)}`, vault);
+
+    const group = await screen.findByTestId('offer-format');
+    expect(within(group).getByText('Format')).toBeTruthy();
+    const [sdJwt, mdoc] = within(group).getAllByRole('radio') as HTMLInputElement[];
+    expect(within(group).getByLabelText('SD-JWT VC')).toBe(sdJwt);
+    expect(within(group).getByLabelText('ISO mdoc (mDL-style)')).toBe(mdoc);
+    expect([sdJwt!.checked, mdoc!.checked]).toEqual([true, false]);
+    expect(group.textContent).toContain('Both hold the same information.');
+
+    await user.click(mdoc!);
+    await user.click(screen.getByTestId('offer-accept'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/credentials/new-mdoc'));
+    expect(protocol.acceptOffer).toHaveBeenCalledWith(both, vault, { format: 'mso_mdoc' });
+    // The new credential's page says what it is.
+    expect((await screen.findByTestId('credential-format-detail')).dataset.format).toBe('mso_mdoc');
   });
 
   it('shows a translated error and keeps the link when the offer cannot be resolved', async () => {
