@@ -46,7 +46,8 @@ const org = randomUUID();
 const issuerCors = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, dpop',
+  'access-control-allow-headers':
+    'authorization, content-type, dpop, oauth-client-attestation, oauth-client-attestation-pop',
   'access-control-max-age': '600',
 };
 const verifierCors = {
