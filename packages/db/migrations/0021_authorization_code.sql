@@ -71,5 +71,6 @@ CREATE UNIQUE INDEX "authorization_requests_flow_key" ON "authorization_requests
 CREATE INDEX "authorization_requests_expires_idx" ON "authorization_requests" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "authorization_codes_offer_idx" ON "authorization_codes" USING btree ("offer_id");--> statement-breakpoint
 CREATE INDEX "email_one_time_codes_email_idx" ON "email_one_time_codes" USING btree ("organization_id","email","created_at");--> statement-breakpoint
--- Wallet-initiated issuance looks up an organization's credentials by recipient address (case-insensitive).
-CREATE INDEX "credentials_recipient_email_idx" ON "credentials" USING btree ("organization_id",lower("recipient_email"));
+-- Wallet-initiated issuance looks up an organization's claimable credentials by recipient address
+-- (case-insensitive). Partial: only ISSUED ones can be claimed, so a CSV import (CREATED rows) pays nothing for it.
+CREATE INDEX "credentials_recipient_email_idx" ON "credentials" USING btree ("organization_id",lower("recipient_email")) WHERE "credentials"."deleted_at" is null and "credentials"."status" = 'ISSUED';

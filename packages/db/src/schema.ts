@@ -600,8 +600,11 @@ export const credentials = pgTable(
     index('credentials_org_recipient_idx')
       .on(t.organizationId, t.recipientLastName, t.recipientFirstName, t.id)
       .where(sql`${t.deletedAt} is null`),
-    // Wallet-initiated issuance (migration 0021): an organization's credentials for a proven address.
-    index('credentials_recipient_email_idx').on(t.organizationId, sql`lower(${t.recipientEmail})`),
+    // Wallet-initiated issuance (migration 0021): an organization's claimable credentials for a proven address
+    // (partial: only ISSUED credentials can be claimed, so imported CREATED rows pay nothing for it).
+    index('credentials_recipient_email_idx')
+      .on(t.organizationId, sql`lower(${t.recipientEmail})`)
+      .where(sql`${t.deletedAt} is null and ${t.status} = 'ISSUED'`),
     index('credentials_org_expires_idx')
       .on(t.organizationId, t.offerExpiresAt, t.id)
       .where(sql`${t.deletedAt} is null`),
