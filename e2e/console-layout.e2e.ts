@@ -79,6 +79,9 @@ async function signedIn(width: number, language = 'en'): Promise<{ context: Brow
   await context.addInitScript((lang) => window.localStorage.setItem('lang', lang), language);
   const page = await context.newPage();
   await signIn(page, product, 'demo@example.com', 'Demo-Passw0rd!');
+  // Signing in ends on the organization's credential list: a page.goto before that landing can be overtaken by it
+  // (seen on a loaded machine: the integrations page replaced by the list while the test waited for its table).
+  await page.waitForURL(onConsole(product, `/credentials/${organizationId}`));
   return { context, page };
 }
 

@@ -143,6 +143,14 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
   const deps = ctx.deps.issuer;
   const dpopDeps: DpopDeps = { db: deps.db, offerCodeKey: deps.credentials.offerCodeKey };
   const attestationDeps = dpopDeps;
+  /** The organization's issuer policy, read at most once for a request (and only when asked for). */
+  const policyOnce = (organizationId: string) => {
+    let read: ReturnType<typeof findIssuerPolicy> | undefined;
+    return () => {
+      read ??= findIssuerPolicy(deps.db, organizationId);
+      return read;
+    };
+  };
   /** An endpoint's public URL, as the metadata announces it: what DPoP proofs name as `htu` (RFC 9449 §4.3). */
   const endpointUrl = (id: string, endpoint: 'token' | 'credential' | 'par') =>
     `${issuerUrl(deps.publicUrl, id)}/${endpoint}`;
@@ -263,19 +271,21 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const { id } = request.params;
         const http = protocolHttp(request);
-        // The organization's issuer policy is read (fresh, any process) only for a request without a proof.
+        // The organization's issuer policy is read (fresh, any process) only for a request without a DPoP proof or
+        // without an attestation, and then once for both.
+        const policy = policyOnce(id);
         const dpopJkt = await checkTokenRequestDpop(
           dpopDeps,
           id,
           { url: endpointUrl(id, 'token'), headers: http.headers },
-          async () => (await findIssuerPolicy(deps.db, id)).dpopRequired,
+          async () => (await policy()).dpopRequired,
         );
         // OAuth 2.0 Attestation-Based Client Authentication: checked whenever sent, required by the policy.
         const walletAttestation = await checkTokenRequestWalletAttestation(
           attestationDeps,
           id,
           { issuer: issuerUrl(deps.publicUrl, id), headers: http.headers, clientId: request.body.client_id },
-          async () => (await findIssuerPolicy(deps.db, id)).walletAttestationRequired,
+          async () => (await policy()).walletAttestationRequired,
         );
         const protocolRequest = { body: request.body, http, dpopJkt, walletAttestation };
         const answer =
@@ -305,17 +315,18 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
         const { id } = request.params;
         await issuerService.authorizationServerMetadata(deps, id); // 404 for an unknown issuer
         const http = protocolHttp(request);
+        const policy = policyOnce(id);
         const dpopJkt = await checkTokenRequestDpop(
           dpopDeps,
           id,
           { url: endpointUrl(id, 'par'), headers: http.headers },
-          async () => !request.body.dpop_jkt && (await findIssuerPolicy(deps.db, id)).dpopRequired,
+          async () => !request.body.dpop_jkt && (await policy()).dpopRequired,
         );
         const walletAttestation = await checkTokenRequestWalletAttestation(
           attestationDeps,
           id,
           { issuer: issuerUrl(deps.publicUrl, id), headers: http.headers, clientId: request.body.client_id },
-          async () => (await findIssuerPolicy(deps.db, id)).walletAttestationRequired,
+          async () => (await policy()).walletAttestationRequired,
         );
         const answer = await authorizationService.pushAuthorizationRequest(deps, id, {
           body: request.body,
