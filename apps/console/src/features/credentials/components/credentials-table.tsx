@@ -14,6 +14,7 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, type KeyboardEvent, type ReactNode } from 'react';
+import { MobileFacts } from '../../../components/responsive-table.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
@@ -271,20 +272,7 @@ function PhoneCards({ rows, selected, onToggle, onToggleAll, onOpen, onCopyLink,
                   </Box>
                   <CredentialStatusChip id={row.id} status={row.status} />
                 </Box>
-                <Box
-                  component="dl"
-                  sx={{
-                    m: 0,
-                    mt: 1,
-                    display: 'grid',
-                    gridTemplateColumns: 'auto minmax(0, 1fr)',
-                    columnGap: 2,
-                    rowGap: 0.25,
-                    alignItems: 'baseline',
-                    '& dt': { color: 'text.secondary', typography: 'body2' },
-                    '& dd': { m: 0, typography: 'body2', minWidth: 0, overflowWrap: 'anywhere' },
-                  }}
-                >
+                <MobileFacts sx={{ rowGap: 0.25 }}>
                   <dt>{t('issuing.list.schema')}</dt>
                   <dd>
                     {type(row)}
@@ -299,7 +287,7 @@ function PhoneCards({ rows, selected, onToggle, onToggleAll, onOpen, onCopyLink,
                   <dd>{date(row.created_at)}</dd>
                   <dt>{t('issuing.list.expiresAt')}</dt>
                   <dd>{date(row.expired_at)}</dd>
-                </Box>
+                </MobileFacts>
                 <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 0.5, mr: -1 }}>
                   <CopyLinkButton row={row} onCopyLink={onCopyLink} />
                 </Box>

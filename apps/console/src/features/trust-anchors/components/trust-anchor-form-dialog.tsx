@@ -7,9 +7,7 @@ import {
   trustAnchorKinds,
   zCreateTrustAnchorRequest,
 } from '@cp/contracts';
-import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -21,11 +19,11 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Controller, type UseFormReturn, useForm, useWatch } from 'react-hook-form';
+import { PemCertificateField } from '../../../components/certificate-list.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import { readCertificateFile } from '../../../lib/certificate-file.ts';
 import { problemMessageKeys } from '../../../lib/problem-messages.ts';
 
 export interface TrustAnchorFormValues {
@@ -264,7 +262,7 @@ export function TrustAnchorFormDialog({
   );
 }
 
-/** A PEM certificate: pasted, or read from a file (PEM or DER). */
+/** A PEM certificate of the form: the anchor's own, or a trusted list's signer. */
 function PemField({
   form,
   name,
@@ -274,68 +272,15 @@ function PemField({
   name: PemFieldName;
   label: string;
 }) {
-  const { t } = useTranslation();
-  const { register, setValue, formState } = form;
-  const fileInput = useRef<HTMLInputElement>(null);
-  const error = formState.errors[name];
-  const testId = name === 'certificate_pem' ? 'trust-anchor-certificate' : 'trust-anchor-signer-certificate';
-
-  const upload = async (file: File | undefined) => {
-    if (!file) return;
-    const pem = await readCertificateFile(file).catch(() => '');
-    setValue(name, pem, { shouldValidate: formState.isSubmitted, shouldDirty: true });
-  };
-
   return (
-    <Box>
-      <TextField
-        label={label}
-        placeholder={'-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----'}
-        required
-        fullWidth
-        multiline
-        minRows={5}
-        maxRows={12}
-        error={Boolean(error)}
-        helperText={error?.message ?? t('trustAnchors.form.pemHelper')}
-        slotProps={{
-          htmlInput: {
-            'data-testid': testId,
-            maxLength: TRUST_ANCHOR_PEM_MAX,
-            spellCheck: false,
-            style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 },
-          },
-          formHelperText: { sx: { whiteSpace: 'pre-line' } },
-        }}
-        {...register(name, {
-          validate: (value) => {
-            const text = value.trim();
-            if (!text) return t('validation.required');
-            return zPem.safeParse(text).success || t('trustAnchors.form.pemInvalid');
-          },
-        })}
-      />
-      <Button
-        size="small"
-        color="secondary"
-        startIcon={<UploadFileOutlined />}
-        onClick={() => fileInput.current?.click()}
-        sx={{ mt: 1 }}
-        data-testid={`${testId}-upload`}
-      >
-        {t('trustAnchors.form.upload')}
-      </Button>
-      <input
-        ref={fileInput}
-        type="file"
-        hidden
-        accept=".pem,.crt,.cer,.der,application/x-pem-file,application/x-x509-ca-cert,application/pkix-cert"
-        data-testid={`${testId}-file`}
-        onChange={(event) => {
-          void upload(event.target.files?.[0]);
-          event.target.value = '';
-        }}
-      />
-    </Box>
+    <PemCertificateField
+      ns="trustAnchors"
+      form={form}
+      name={name}
+      label={label}
+      testId={name === 'certificate_pem' ? 'trust-anchor-certificate' : 'trust-anchor-signer-certificate'}
+      maxLength={TRUST_ANCHOR_PEM_MAX}
+      isPem={(text) => zPem.safeParse(text).success}
+    />
   );
 }

@@ -21,6 +21,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, useId, useRef, useState } from 'react';
+import { MobileFacts } from '../../../components/responsive-table.tsx';
 import { useScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useVerificationIndividuals } from '../api/find-verification-individuals.ts';
@@ -303,20 +304,7 @@ function IssuerTrustPanel({ individual, trust }: { individual: VerificationIndiv
           </Typography>
         </Box>
       </Box>
-      <Box
-        component="dl"
-        sx={{
-          m: 0,
-          mt: 1,
-          ml: { sm: 3.5 },
-          display: 'grid',
-          gridTemplateColumns: 'auto minmax(0, 1fr)',
-          columnGap: 2,
-          rowGap: 0.25,
-          '& dt': { color: 'text.secondary', typography: 'body2' },
-          '& dd': { m: 0, typography: 'body2', minWidth: 0, overflowWrap: 'anywhere' },
-        }}
-      >
+      <MobileFacts sx={{ ml: { sm: 3.5 }, rowGap: 0.25, alignItems: 'normal' }}>
         {individual.issuer && (
           <>
             <dt>{t('verifications.trust.issuer')}</dt>
@@ -361,7 +349,7 @@ function IssuerTrustPanel({ individual, trust }: { individual: VerificationIndiv
         )}
         <dt>{t('verifications.trust.policy')}</dt>
         <dd>{t(`verifications.trustPolicies.${trust.policy}`)}</dd>
-      </Box>
+      </MobileFacts>
     </Box>
   );
 }

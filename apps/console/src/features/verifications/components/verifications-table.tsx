@@ -19,6 +19,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
+import { MobileFacts } from '../../../components/responsive-table.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { creatorName, credentialTypeName, formatDate } from './format.ts';
@@ -159,20 +160,7 @@ function MobileList({ type, verifications, ...actions }: Props) {
                 />
               )}
             </Box>
-            <Box
-              component="dl"
-              sx={{
-                m: 0,
-                mt: 1,
-                display: 'grid',
-                gridTemplateColumns: 'auto minmax(0, 1fr)',
-                columnGap: 2,
-                rowGap: 0.5,
-                alignItems: 'baseline',
-                '& dt': { color: 'text.secondary', typography: 'body2' },
-                '& dd': { m: 0, typography: 'body2', minWidth: 0, overflowWrap: 'anywhere' },
-              }}
-            >
+            <MobileFacts>
               <dt>{t('verifications.list.columns.proofId')}</dt>
               <dd>
                 <Box component="code" sx={mono}>
@@ -187,7 +175,7 @@ function MobileList({ type, verifications, ...actions }: Props) {
               <dd>
                 {creatorName(verification, t)} · {formatDate(verification.created_at, i18n.language)}
               </dd>
-            </Box>
+            </MobileFacts>
             <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 0.5, mr: -1 }}>
               <RowActions verification={verification} {...actions} />
             </Box>

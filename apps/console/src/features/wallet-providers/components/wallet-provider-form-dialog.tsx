@@ -5,9 +5,7 @@ import {
   WALLET_PROVIDER_PEM_MAX,
   zCreateWalletProviderRequest,
 } from '@cp/contracts';
-import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -17,11 +15,11 @@ import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { PemCertificateField } from '../../../components/certificate-list.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import { readCertificateFile } from '../../../lib/certificate-file.ts';
 import { problemMessageKeys } from '../../../lib/problem-messages.ts';
 
 interface WalletProviderFormValues {
@@ -51,11 +49,8 @@ export function WalletProviderFormDialog({
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   const titleId = useId();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const { register, handleSubmit, formState, reset, setError, setValue } = useForm<WalletProviderFormValues>({
-    defaultValues: emptyValues,
-    mode: 'onSubmit',
-  });
+  const form = useForm<WalletProviderFormValues>({ defaultValues: emptyValues, mode: 'onSubmit' });
+  const { register, handleSubmit, formState, reset, setError } = form;
   const [formError, setFormError] = useState<string | null>(null);
   const errors = formState.errors;
   const required = t('validation.required');
@@ -96,12 +91,6 @@ export function WalletProviderFormDialog({
     onClose();
   };
 
-  const upload = async (file: File | undefined) => {
-    if (!file) return;
-    const pem = await readCertificateFile(file).catch(() => '');
-    setValue('certificate_pem', pem, { shouldValidate: formState.isSubmitted, shouldDirty: true });
-  };
-
   return (
     <Dialog
       open={open}
@@ -134,56 +123,15 @@ export function WalletProviderFormDialog({
             slotProps={{ htmlInput: { 'data-testid': 'wallet-provider-name', maxLength: WALLET_PROVIDER_NAME_MAX } }}
             {...register('name', { validate: (value) => value.trim().length > 0 || required })}
           />
-          <Box>
-            <TextField
-              label={t('walletProviders.form.certificate')}
-              placeholder={'-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----'}
-              required
-              fullWidth
-              multiline
-              minRows={5}
-              maxRows={12}
-              error={Boolean(errors.certificate_pem)}
-              helperText={errors.certificate_pem?.message ?? t('walletProviders.form.pemHelper')}
-              slotProps={{
-                htmlInput: {
-                  'data-testid': 'wallet-provider-certificate',
-                  maxLength: WALLET_PROVIDER_PEM_MAX,
-                  spellCheck: false,
-                  style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 },
-                },
-                formHelperText: { sx: { whiteSpace: 'pre-line' } },
-              }}
-              {...register('certificate_pem', {
-                validate: (value) => {
-                  const text = value.trim();
-                  if (!text) return required;
-                  return zPem.safeParse(text).success || t('walletProviders.form.pemInvalid');
-                },
-              })}
-            />
-            <Button
-              size="small"
-              color="secondary"
-              startIcon={<UploadFileOutlined />}
-              onClick={() => fileInput.current?.click()}
-              sx={{ mt: 1 }}
-              data-testid="wallet-provider-certificate-upload"
-            >
-              {t('walletProviders.form.upload')}
-            </Button>
-            <input
-              ref={fileInput}
-              type="file"
-              hidden
-              accept=".pem,.crt,.cer,.der,application/x-pem-file,application/x-x509-ca-cert,application/pkix-cert"
-              data-testid="wallet-provider-certificate-file"
-              onChange={(event) => {
-                void upload(event.target.files?.[0]);
-                event.target.value = '';
-              }}
-            />
-          </Box>
+          <PemCertificateField
+            ns="walletProviders"
+            form={form}
+            name="certificate_pem"
+            label={t('walletProviders.form.certificate')}
+            testId="wallet-provider-certificate"
+            maxLength={WALLET_PROVIDER_PEM_MAX}
+            isPem={(text) => zPem.safeParse(text).success}
+          />
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2.5 }}>
           <Button onClick={close} disabled={formState.isSubmitting} color="secondary">
