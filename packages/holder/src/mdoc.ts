@@ -3,7 +3,12 @@ import { type CoseSigner, decodeMdoc, MdocError, type OpenId4VpHandoverInput, pr
 import { calculateJwkThumbprint } from 'jose';
 import type { HolderContext, HolderKey } from './callbacks.ts';
 import { errorMessage, HolderError } from './errors.ts';
-import { type Issuance, requestIssuedCredential, resolveCredentialOffer } from './issuance.ts';
+import {
+  type Issuance,
+  type RequestCredentialOptions,
+  requestIssuedCredentials,
+  resolveCredentialOffer,
+} from './issuance.ts';
 import type { PresentationRequest } from './request.ts';
 import { postAuthorizationResponse, type SendOptions } from './response.ts';
 
@@ -88,30 +93,55 @@ export interface ReceivedMdoc {
   parsed: ParsedMdoc;
 }
 
+/** One mdoc received, with the holder key its MSO binds (deviceKey). */
+export interface ReceivedMdocInstance extends ReceivedMdoc {
+  key: HolderKey;
+}
+
 /**
- * Redeems a resolved `mso_mdoc` offer configuration (resolveCredentialOffer with `format: 'mso_mdoc'`) for an
- * mdoc whose MSO deviceKey is the holder key (OpenID4VCI 1.0 Appendix A.2.4).
+ * Redeems a resolved `mso_mdoc` offer configuration (resolveCredentialOffer with `format: 'mso_mdoc'`) with every
+ * option of requestIssuedCredentials (a transaction code, DPoP, a wallet attestation, the authorization code
+ * flow, a batch) for mdocs whose MSO deviceKey is a holder key (OpenID4VCI 1.0 Appendix A.2.4): each bound to
+ * one of the keys proven, no two to the same (a batch is unlinkable only on keys of its own), `key`'s first.
  */
-export async function requestMdocCredential(
+export async function requestMdocCredentials(
   issuance: Issuance,
-  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
+  options: RequestCredentialOptions,
   context: HolderContext = {},
-): Promise<ReceivedMdoc> {
+): Promise<ReceivedMdocInstance[]> {
   if (issuance.configuration.format !== 'mso_mdoc') {
     throw new HolderError('OFFER_UNSUPPORTED', 'Not an mso_mdoc credential configuration');
   }
-  const credential = await requestIssuedCredential(issuance, options, context);
-  const parsed = parseMdoc(credential);
-  if (!sameKey(parsed.deviceJwk, options.key.publicJwk)) {
+  const { credentials, keys } = await requestIssuedCredentials(issuance, options, context);
+  const byKey = new Map<HolderKey, ReceivedMdocInstance>();
+  for (const credential of credentials) {
+    const parsed = parseMdoc(credential);
+    const key = keys.find((candidate) => sameKey(parsed.deviceJwk, candidate.publicJwk));
+    if (!key) throw new HolderError('CREDENTIAL_INVALID', 'The mdoc is not bound to a holder key (deviceKey)');
+    if (byKey.has(key)) throw new HolderError('CREDENTIAL_INVALID', 'Two mdocs are bound to the same key');
+    byKey.set(key, { credential, parsed, key });
+  }
+  const instances = keys.flatMap((key) => byKey.get(key) ?? []);
+  if (instances[0]?.key !== options.key) {
     throw new HolderError('CREDENTIAL_INVALID', 'The mdoc is not bound to the holder key (deviceKey)');
   }
-  return { credential, parsed };
+  return instances;
+}
+
+/** requestMdocCredentials for one mdoc, bound to `key`: no batch. */
+export async function requestMdocCredential(
+  issuance: Issuance,
+  options: RequestCredentialOptions,
+  context: HolderContext = {},
+): Promise<ReceivedMdoc> {
+  const [first] = await requestMdocCredentials(issuance, { ...options, batchSize: 1 }, context);
+  return { credential: first!.credential, parsed: first!.parsed };
 }
 
 /** resolveCredentialOffer (as mdoc) then requestMdocCredential: a holder that takes the mdoc offered (tests). */
 export async function receiveMdocCredential(
   offerLink: string,
-  options: { key: HolderKey; txCode?: string; dpopKey?: HolderKey },
+  options: RequestCredentialOptions,
   context: HolderContext = {},
 ): Promise<ReceivedMdoc> {
   return requestMdocCredential(

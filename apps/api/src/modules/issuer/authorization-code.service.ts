@@ -15,12 +15,16 @@ import { authorizationServer, libraryError } from './issuer.protocol.ts';
 import {
   authorizationServerMetadataOf,
   type IssuerDeps,
-  issuableSlugs,
+  issuableConfigurationIds,
   type ProtocolRequest,
   recordWalletAttestation,
   tokenResponse,
 } from './issuer.service.ts';
 import { offerOfIssuerState } from './issuer-state.ts';
+import { readConfigurationId } from './mdoc-issuance.ts';
+
+/** The schema a credential configuration is of (`<slug>` or `<slug>_mdoc`): what offers are kept by. */
+const slugOf = (configurationId: string) => readConfigurationId(configurationId).slug;
 
 /**
  * The authorization code flow of an organization's issuer (OpenID4VCI 1.0 §5, RFC 6749 §4.1) with pushed
@@ -181,7 +185,7 @@ export async function pushAuthorizationRequest(
     throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 (43 characters).');
   }
   const redirectUri = redirectUriOf(authorizationRequest.redirect_uri);
-  const configuration = requestedConfiguration(body, await issuableSlugs(deps, organizationId));
+  const configuration = requestedConfiguration(body, await issuableConfigurationIds(deps, organizationId));
   const dpopJkt = request.dpopJkt ?? authorizationRequest.dpop_jkt;
   if (request.dpopJkt && authorizationRequest.dpop_jkt && request.dpopJkt !== authorizationRequest.dpop_jkt) {
     throw new OAuthError('invalid_dpop_proof', 'dpop_jkt is not the key of the DPoP proof.');
@@ -191,7 +195,7 @@ export async function pushAuthorizationRequest(
   if (authorizationRequest.issuer_state !== undefined) {
     const named = offerOfIssuerState(deps, authorizationRequest.issuer_state);
     const open = named
-      ? await repository.findClaimableOffer(deps.db, organizationId, '', configuration.id, now, named)
+      ? await repository.findClaimableOffer(deps.db, organizationId, '', slugOf(configuration.id), now, named)
       : undefined;
     // Another organization's offer, a forged or used one, one of another configuration: all the same answer.
     if (!open || open.hasTxCode) {
@@ -288,7 +292,7 @@ export async function authorize(
     deps.db,
     organizationId,
     '',
-    row.credentialConfigurationId,
+    slugOf(row.credentialConfigurationId),
     now,
     row.offerId,
   );
@@ -388,7 +392,7 @@ export async function submitEmailCode(
     deps.db,
     organizationId,
     attempt.email,
-    row.credentialConfigurationId,
+    slugOf(row.credentialConfigurationId),
     now,
   );
   if (!claimable) return refused('nothing_claimable', 200);

@@ -92,8 +92,12 @@ async function issuableSchemas(db: Database, organizationId: string) {
 }
 
 /** The ids of the organization's credential configurations (its issuable schemas' slugs). */
-export async function issuableSlugs(deps: Pick<IssuerDeps, 'db'>, organizationId: string) {
-  return (await issuableSchemas(deps.db, organizationId)).map((record) => record.schema.slug);
+/** The ids of every credential configuration the organization issues: each schema as SD-JWT VC and as mdoc. */
+export async function issuableConfigurationIds(deps: Pick<IssuerDeps, 'db'>, organizationId: string) {
+  return (await issuableSchemas(deps.db, organizationId)).flatMap((record) => [
+    record.schema.slug,
+    mdocConfigurationId(record.schema.slug),
+  ]);
 }
 
 /** The endpoints of an organization's issuer (OpenID4VCI 1.0 §12.2.4). */
