@@ -149,6 +149,37 @@ describe('mdoc interoperability with @owf/mdoc', () => {
     expect(checked.filter((c) => c.startsWith('The calculated digest'))).toHaveLength(2);
   });
 
+  it("@owf/mdoc's verifier accepts our DeviceResponse over its OpenID4VP DC API session transcript", async () => {
+    const dcApi = { origin: 'https://verifier.example', nonce: 'interop-nonce', jwkThumbprint: await sha256('key') };
+    const response = await presentMdoc({
+      issuerSigned: issued,
+      disclose: [[NS, 'age']],
+      signer: await coseSignerFromPrivateJwk(holder.privateJwk),
+      ...dcApi,
+    });
+    const ctx = context([root.pem]);
+    const verifyOver = async (sessionTranscript: Uint8Array) => {
+      const assessments: VerificationAssessment[] = [];
+      await Verifier.verifyDeviceResponse(
+        {
+          deviceResponse: DeviceResponse.fromEncodedForOid4Vp(response),
+          sessionTranscript,
+          trustedCertificates: [new Uint8Array(new x509.X509Certificate(root.pem).rawData)],
+          onCheck: (assessment) => assessments.push(assessment),
+        },
+        ctx,
+      );
+      return assessments.filter((a) => a.status === 'FAILED').map((a) => a.check);
+    };
+    expect(await verifyOver((await SessionTranscript.forOid4VpDcApi(dcApi, ctx)).encode())).toEqual([]);
+    // ...and not over another origin's.
+    expect(
+      await verifyOver(
+        (await SessionTranscript.forOid4VpDcApi({ ...dcApi, origin: 'https://evil.example' }, ctx)).encode(),
+      ),
+    ).toEqual(['Device signature must be valid']);
+  });
+
   it("@owf/mdoc's verifier refuses our DeviceResponse for another nonce (the transcripts agree)", async () => {
     const response = await presentMdoc({
       issuerSigned: issued,

@@ -5,10 +5,11 @@ import {
   coseKeyToPublicJwk,
   coseSign1ToBeSigned,
   deviceAuthenticationBytes,
+  isDcApiHandover,
   MdocError,
+  type MdocHandoverInput,
   mdocValueToJson,
   msoStatus,
-  type OpenId4VpHandoverInput,
   openId4VpSessionTranscript,
   taggedCbor,
   toBase64,
@@ -49,15 +50,21 @@ import {
  *   certificate's validity (with clock skew).
  * - STATUS: the MSO's Token Status List reference, read from the issuer's status list token.
  * - KEY_BINDING: deviceAuth is a deviceSignature (COSE_Sign1, ES256, detached payload) by the MSO's deviceKey
- *   over DeviceAuthentication with this request's OpenID4VP session transcript (client_id, nonce,
- *   response_uri, jwk thumbprint), so a response made for another request or verifier fails here.
+ *   over DeviceAuthentication with this request's OpenID4VP session transcript (B.2.6.1: client_id, nonce,
+ *   response_uri, jwk thumbprint; over the DC API, B.2.6.2: origin, nonce, jwk thumbprint), so a response made
+ *   for another request, verifier, origin or invocation fails here.
  * - CLAIMS_DISCLOSED, RULE: as for SD-JWT VC; claims are addressed `[namespace, elementIdentifier]` and
  *   only issuer-signed elements count (device-signed elements are the holder's own word and are ignored).
  *
  * Claims are answered only when every issuer and device check passed: otherwise they are nobody's word.
  */
 
-export interface MdocPresentationExpectation extends OpenId4VpHandoverInput {
+/**
+ * What the presentation must answer. The handover is the request's: `clientId`, `nonce`, `responseUri` (and the
+ * thumbprint of the response encryption key) for a request by redirect, or `origin`, `nonce` (and the thumbprint)
+ * for one over the Digital Credentials API; a device signature over the other transcript fails KEY_BINDING.
+ */
+export type MdocPresentationExpectation = MdocHandoverInput & {
   docType: string;
   /** Claims that must be disclosed, with paths `[namespace, elementIdentifier]`; only these are kept. */
   requestedClaims: RequestedClaim[];
@@ -65,7 +72,7 @@ export interface MdocPresentationExpectation extends OpenId4VpHandoverInput {
   /** Seconds since the epoch (default: now). */
   now?: number;
   skewSeconds?: number;
-}
+};
 
 export interface MdocVerifierDeps {
   /** PEM certificates an x5chain may end at: the platform CA, the organization's anchors, IACA certificates. */
@@ -491,7 +498,8 @@ async function checkDeviceSignature(
   const transcript = await openId4VpSessionTranscript(expectation);
   const payload = deviceAuthenticationBytes(transcript.structure, documentDocType, deviceNamespaces.buffer);
   const ok = await verifyEs256(deviceJwk, sign1.signature, coseSign1ToBeSigned(sign1.protectedBytes, payload));
-  return ok
-    ? undefined
+  if (ok) return undefined;
+  return isDcApiHandover(expectation)
+    ? `The device signature does not verify with the device key over this request’s DC API session transcript for ${expectation.origin} (another key, or made for another request, origin or invocation)`
     : 'The device signature does not verify with the device key over this request’s session transcript (another key, or made for another request or verifier)';
 }

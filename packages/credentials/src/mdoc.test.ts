@@ -77,7 +77,11 @@ async function issue(overrides: Partial<IssueMdocInput> = {}, leaf: TestCertific
   });
 }
 
-async function present(issuerSigned: string, overrides: Partial<PresentMdocInput> = {}) {
+/** Presentations and expectations by redirect (B.2.6.1), unless a test says otherwise. */
+type RedirectPresentInput = Extract<PresentMdocInput, { clientId: string }>;
+type RedirectExpectation = Extract<MdocPresentationExpectation, { clientId: string }>;
+
+async function present(issuerSigned: string, overrides: Partial<RedirectPresentInput> = {}) {
   return presentMdoc({
     issuerSigned,
     disclose: [
@@ -90,7 +94,7 @@ async function present(issuerSigned: string, overrides: Partial<PresentMdocInput
   });
 }
 
-const expectation = (overrides: Partial<MdocPresentationExpectation> = {}): MdocPresentationExpectation => ({
+const expectation = (overrides: Partial<RedirectExpectation> = {}): MdocPresentationExpectation => ({
   docType: DOC_TYPE,
   ...REQUEST,
   requestedClaims: [
@@ -118,7 +122,7 @@ const deps = (overrides: Partial<MdocVerifierDeps> = {}): MdocVerifierDeps => ({
   ...overrides,
 });
 
-const verify = (response: string, e: Partial<MdocPresentationExpectation> = {}, d: Partial<MdocVerifierDeps> = {}) =>
+const verify = (response: string, e: Partial<RedirectExpectation> = {}, d: Partial<MdocVerifierDeps> = {}) =>
   verifyMdocPresentation(response, expectation(e), deps(d));
 
 type Result = Awaited<ReturnType<typeof verifyMdocPresentation>>;
@@ -267,6 +271,64 @@ describe('the OpenID4VP 1.0 session transcript', () => {
     expect((await openId4VpSessionTranscript({ ...REQUEST, jwkThumbprint: base64url(thumbprint) })).bytes).toEqual(
       (await openId4VpSessionTranscript({ ...REQUEST, jwkThumbprint: thumbprint })).bytes,
     );
+  });
+});
+
+describe('the OpenID4VP 1.0 session transcript over the Digital Credentials API (B.2.6.2)', () => {
+  // The specification's own example: its JWK, origin and nonce, and the bytes it gives for the thumbprint,
+  // the OpenID4VPDCAPIHandoverInfo and the SessionTranscript.
+  const exampleJwk = {
+    kty: 'EC',
+    crv: 'P-256',
+    x: 'DxiH5Q4Yx3UrukE2lWCErq8N8bqC9CHLLrAwLz5BmE0',
+    y: 'XtLM4-3h5o3HUH0MHVJV0kyq0iBlrBwlh8qEDMZ4-Pc',
+    use: 'enc',
+    alg: 'ECDH-ES',
+    kid: '1',
+  };
+  const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+  it('is the specification’s example, byte for byte', async () => {
+    const { calculateJwkThumbprint } = await import('jose');
+    const thumbprint = await calculateJwkThumbprint(exampleJwk, 'sha256');
+    expect(hex(fromBase64url(thumbprint))).toBe('4283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047');
+    const input = { origin: 'https://example.com', nonce: 'exc7gBkxjx1rdc9udRrveKvSsJIq80avlXeLHhGwqtA' };
+    expect(hex(cborEncode([input.origin, input.nonce, fromBase64url(thumbprint)]))).toBe(
+      '837368747470733a2f2f6578616d706c652e636f6d782b6578633767426b786a7831726463397564527276654b7653734a497138306176' +
+        '6c58654c486847777174415820' +
+        '4283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047',
+    );
+    const transcript = await openId4VpSessionTranscript({ ...input, jwkThumbprint: thumbprint });
+    expect(hex(transcript.bytes)).toBe(
+      '83f6f682764f70656e4944345650444341504948616e646f7665725820' +
+        'fbece366f4212f9762c74cfdbf83b8c69e371d5d68cea09cb4c48ca6daab761a',
+    );
+    expect(cborEncode(transcript.structure)).toEqual(transcript.bytes);
+  });
+
+  it('differs from the redirect transcript and with each input; null without a thumbprint (dc_api)', async () => {
+    const base = { origin: 'https://verifier.example', nonce: 'n-0S6_WzA2Mj' };
+    const thumbprint = await sha256('verifier key');
+    const bytes = async (input: Parameters<typeof openId4VpSessionTranscript>[0]) =>
+      hex((await openId4VpSessionTranscript(input)).bytes);
+    const all = [
+      await bytes({ ...base, jwkThumbprint: thumbprint }),
+      await bytes(base),
+      await bytes({ ...base, origin: 'https://verifier.example.evil', jwkThumbprint: thumbprint }),
+      await bytes({ ...base, nonce: 'other', jwkThumbprint: thumbprint }),
+      await bytes({ ...REQUEST, jwkThumbprint: thumbprint }),
+    ];
+    expect(new Set(all).size).toBe(all.length);
+    const theirs = await SessionTranscript.forOid4VpDcApi(base, {
+      crypto: { digest: async ({ bytes }: { bytes: Uint8Array }) => sha256(bytes) } as never,
+    });
+    expect(all[1]).toBe(hex(theirs.encode()));
+  });
+
+  it('refuses an input that is both a redirect and a DC API handover', async () => {
+    await expect(
+      openId4VpSessionTranscript({ ...REQUEST, origin: 'https://verifier.example' } as never),
+    ).rejects.toMatchObject({ code: 'MDOC_INPUT_INVALID' });
   });
 });
 
@@ -636,6 +698,66 @@ describe('verifying an mdoc presentation', () => {
       const jwkThumbprint = base64url(await sha256('verifier encryption key'));
       const result = await verify(await present(issued, { jwkThumbprint }), { jwkThumbprint });
       expect(result.verified).toBe(true);
+    });
+
+    describe('over the Digital Credentials API', () => {
+      const DC_API = { origin: 'https://verifier.example', nonce: 'n-0S6_WzA2Mj' };
+      const dcApiExpectation = (jwkThumbprint: string): MdocPresentationExpectation => ({
+        docType: DOC_TYPE,
+        ...DC_API,
+        jwkThumbprint,
+        requestedClaims: [
+          { name: 'given_name', path: [NS, 'given_name'] },
+          { name: 'age', path: [NS, 'age'] },
+        ],
+      });
+      const presentDcApi = async (handover: Record<string, unknown>) =>
+        presentMdoc({
+          issuerSigned: issued,
+          disclose: [
+            [NS, 'given_name'],
+            [NS, 'age'],
+          ],
+          signer: await coseSignerFromPrivateJwk(holder.privateJwk),
+          ...(handover as { origin: string; nonce: string }),
+        });
+      // The thumbprint of the key the response is encrypted to (dc_api.jwt); any 32 bytes for these checks.
+      const jwkThumbprint = base64url(new Uint8Array(32).fill(7));
+
+      it('verifies a device signature over the DC API transcript of this origin, nonce and key', async () => {
+        const result = await verifyMdocPresentation(
+          await presentDcApi({ ...DC_API, jwkThumbprint }),
+          dcApiExpectation(jwkThumbprint),
+          deps(),
+        );
+        expect(failed(result)).toEqual([]);
+        expect(result.claims).toEqual({ given_name: 'Ada', age: 36 });
+      });
+
+      it.each([
+        ['another origin', { ...DC_API, jwkThumbprint, origin: 'https://attacker.example' }],
+        ['another nonce', { ...DC_API, jwkThumbprint, nonce: 'another-nonce' }],
+        ['another encryption key', { ...DC_API, jwkThumbprint: base64url(new Uint8Array(32)) }],
+        ['no encryption key (dc_api)', { ...DC_API }],
+        ['the origin with its origin: prefix', { ...DC_API, jwkThumbprint, origin: `origin:${DC_API.origin}` }],
+      ])('fails KEY_BINDING for a signature made for %s', async (_name, handover) => {
+        const result = await verifyMdocPresentation(
+          await presentDcApi(handover),
+          dcApiExpectation(jwkThumbprint),
+          deps(),
+        );
+        expect(failed(result)).toEqual(['KEY_BINDING']);
+        expect(detail(result, 'KEY_BINDING')).toMatch(/DC API session transcript/);
+        expect(result.claims).toEqual({});
+      });
+
+      it('fails KEY_BINDING for a signature over the redirect transcript of the same request, and the reverse', async () => {
+        const redirect = await present(issued, { jwkThumbprint });
+        const asDcApi = await verifyMdocPresentation(redirect, dcApiExpectation(jwkThumbprint), deps());
+        expect(failed(asDcApi)).toEqual(['KEY_BINDING']);
+        const dcApi = await presentDcApi({ ...DC_API, jwkThumbprint });
+        expect(failed(await verify(dcApi, { jwkThumbprint }))).toEqual(['KEY_BINDING']);
+      });
     });
 
     it('no deviceSignature', async () => {

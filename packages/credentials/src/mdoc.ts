@@ -14,6 +14,7 @@ import {
   KeyType,
   MobileSecurityObject,
   ProtectedHeaders,
+  SessionTranscript,
   SignatureAlgorithm,
   UnprotectedHeaders,
   ValidityInfo,
@@ -354,6 +355,7 @@ export function msoStatus(mso: MobileSecurityObject): StatusReference | null {
 
 // ---- Presentation (holder) -----------------------------------------------------------------------------------
 
+/** The session transcript inputs of an OpenID4VP 1.0 request invoked by redirect (Appendix B.2.6.1). */
 export interface OpenId4VpHandoverInput {
   /** The verifier's client_id, with its prefix, as in the request. */
   clientId: string;
@@ -365,22 +367,57 @@ export interface OpenId4VpHandoverInput {
    * base64url; absent for an unencrypted response.
    */
   jwkThumbprint?: Uint8Array | string;
+  origin?: never;
 }
 
 /**
- * The SessionTranscript of an OpenID4VP 1.0 presentation over redirects (Appendix B.2.6.1): `[null, null,
- * ["OpenID4VPHandover", SHA-256(cbor([clientId, nonce, jwkThumbprint / null, responseUri]))]]`. Answers the
- * structure (to embed) and its bytes.
+ * The session transcript inputs of an OpenID4VP 1.0 request over the Digital Credentials API (Appendix
+ * B.2.6.2): no client_id and no response_uri, the origin instead.
+ */
+export interface OpenId4VpDcApiHandoverInput {
+  /** The origin of the calling page as the browser asserts it (A.2), without the `origin:` prefix. */
+  origin: string;
+  nonce: string;
+  /**
+   * For `dc_api.jwt`, the JWK SHA-256 thumbprint (RFC 7638) of the verifier's key the response is encrypted
+   * to, as bytes or base64url; absent (CBOR null) for `dc_api`.
+   */
+  jwkThumbprint?: Uint8Array | string;
+  clientId?: never;
+  responseUri?: never;
+}
+
+/** What an mdoc's device signature is bound to: a redirect request, or a request over the DC API. */
+export type MdocHandoverInput = OpenId4VpHandoverInput | OpenId4VpDcApiHandoverInput;
+
+export const isDcApiHandover = (input: MdocHandoverInput): input is OpenId4VpDcApiHandoverInput =>
+  input.origin !== undefined;
+
+const thumbprintBytes = (jwkThumbprint: Uint8Array | string | undefined) =>
+  jwkThumbprint === undefined ? null : typeof jwkThumbprint === 'string' ? fromBase64url(jwkThumbprint) : jwkThumbprint;
+
+/**
+ * The SessionTranscript of an OpenID4VP 1.0 presentation. Over redirects (Appendix B.2.6.1): `[null, null,
+ * ["OpenID4VPHandover", SHA-256(cbor([clientId, nonce, jwkThumbprint / null, responseUri]))]]`. Over the
+ * Digital Credentials API (B.2.6.2): `[null, null, ["OpenID4VPDCAPIHandover", SHA-256(cbor([origin, nonce,
+ * jwkThumbprint / null]))]]`, built by @owf/mdoc (SessionTranscript.forOid4VpDcApi; the test checks it against
+ * the specification's example bytes). Answers the structure (to embed) and its bytes.
  */
 export async function openId4VpSessionTranscript(
-  input: OpenId4VpHandoverInput,
+  input: MdocHandoverInput,
 ): Promise<{ structure: unknown[]; bytes: Uint8Array }> {
-  const thumbprint =
-    input.jwkThumbprint === undefined
-      ? null
-      : typeof input.jwkThumbprint === 'string'
-        ? fromBase64url(input.jwkThumbprint)
-        : input.jwkThumbprint;
+  const thumbprint = thumbprintBytes(input.jwkThumbprint);
+  if (isDcApiHandover(input)) {
+    // Both shapes at once would be a caller's mix-up: refuse it rather than pick one.
+    if (input.clientId !== undefined || input.responseUri !== undefined) {
+      throw new MdocError('MDOC_INPUT_INVALID', 'A DC API handover has an origin, not a client_id or response_uri');
+    }
+    const transcript = await SessionTranscript.forOid4VpDcApi(
+      { origin: input.origin, nonce: input.nonce, ...(thumbprint ? { jwkThumbprint: thumbprint } : {}) },
+      { crypto: { digest: async ({ bytes }: { bytes: Uint8Array }) => sha256(bytes) } as never },
+    );
+    return { structure: transcript.encodedStructure as unknown[], bytes: transcript.encode() };
+  }
   const handoverInfo = cborEncode([input.clientId, input.nonce, thumbprint, input.responseUri]);
   const structure = [null, null, ['OpenID4VPHandover', await sha256(handoverInfo)]];
   return { structure, bytes: cborEncode(structure) };
@@ -404,20 +441,20 @@ export function deviceAuthenticationBytes(
 export const coseSign1ToBeSigned = (protectedHeader: Uint8Array, payload: Uint8Array) =>
   cborEncode(['Signature1', protectedHeader, new Uint8Array(), payload]);
 
-export interface PresentMdocInput extends OpenId4VpHandoverInput {
+export type PresentMdocInput = MdocHandoverInput & {
   /** The IssuerSigned as issued (base64url). */
   issuerSigned: string;
   /** The elements to disclose, `[namespace, elementIdentifier]` (DCQL claims paths for mso_mdoc). */
   disclose: [string, string][];
   /** The device key (the MSO's deviceKey). */
   signer: CoseSigner;
-}
+};
 
 /**
  * Holder side: a DeviceResponse (base64url CBOR, the vp_token entry for an `mso_mdoc` query, OpenID4VP 1.0
  * Appendix B.2.4) disclosing only the asked elements, with a deviceSignature over DeviceAuthentication with
- * this request's session transcript. The disclosed items keep the issuer's exact bytes (their digests are
- * over them). Throws MDOC_ELEMENT_MISSING when an asked element is not in the mdoc.
+ * this request's session transcript (redirect or DC API: openId4VpSessionTranscript). The disclosed items keep
+ * the issuer's exact bytes (their digests are over them). Throws MDOC_ELEMENT_MISSING when an asked element is not in the mdoc.
  */
 export async function presentMdoc(input: PresentMdocInput): Promise<string> {
   let raw: Map<string, unknown>;

@@ -1,7 +1,22 @@
 import type { DcqlClaimsQuery } from '@cp/credentials';
-import { type CoseSigner, decodeMdoc, MdocError, type OpenId4VpHandoverInput, presentMdoc } from '@cp/credentials/mdoc';
+import {
+  type CoseSigner,
+  decodeMdoc,
+  MdocError,
+  type MdocHandoverInput,
+  type OpenId4VpDcApiHandoverInput,
+  type OpenId4VpHandoverInput,
+  presentMdoc,
+} from '@cp/credentials/mdoc';
 import { calculateJwkThumbprint } from 'jose';
 import type { HolderContext, HolderKey } from './callbacks.ts';
+import {
+  createDcApiResponse,
+  type DcApiPresentationRequest,
+  type DcApiResponseMode,
+  resolveDcApiRequest,
+} from './dc-api.ts';
+import { answersRequest } from './dcql.ts';
 import { errorMessage, HolderError } from './errors.ts';
 import {
   type Issuance,
@@ -49,19 +64,21 @@ export function parseMdoc(issuerSigned: string): ParsedMdoc {
   }
 }
 
-export interface MdocDeviceResponseInput extends OpenId4VpHandoverInput {
+/** The handover is mdocHandover's (a request by redirect) or dcApiMdocHandover's (over the DC API). */
+export type MdocDeviceResponseInput = MdocHandoverInput & {
   /** The IssuerSigned as issued (base64url). */
   issuerSigned: string;
   /** The requested elements: DCQL claims paths `[namespace, elementIdentifier]` (OpenID4VP 1.0 §7.2). */
   paths: DcqlClaimsQuery['path'][];
   /** The device key: the holder key the mdoc was issued to (its MSO deviceKey). */
   signer: CoseSigner;
-}
+};
 
 /**
  * The DeviceResponse (base64url CBOR, the `vp_token` entry for an `mso_mdoc` credential query) disclosing only
  * the requested elements, device-signed over the OpenID4VP 1.0 session transcript of this request (client_id,
- * nonce, response_uri, and the thumbprint of the key the response is encrypted to, if it is).
+ * nonce, response_uri, and the thumbprint of the key the response is encrypted to, if it is; over the DC API,
+ * origin, nonce and that thumbprint).
  */
 export async function buildMdocDeviceResponse(input: MdocDeviceResponseInput): Promise<string> {
   const disclose: [string, string][] = [];
@@ -187,4 +204,58 @@ export async function postMdocPresentation(
     signer: selection.signer,
   });
   return postAuthorizationResponse(request, { vp_token: { [selection.queryId]: [deviceResponse] } }, options, context);
+}
+
+/**
+ * The session transcript inputs of a request over the Digital Credentials API (OpenID4VP 1.0 Appendix B.2.6.2):
+ * the origin the browser reported (without `origin:`), the nonce, and for `dc_api.jwt` the JWK SHA-256
+ * thumbprint of the key the response is encrypted to (null in the transcript for `dc_api`).
+ */
+export async function dcApiMdocHandover(
+  request: DcApiPresentationRequest,
+  options: { responseMode?: DcApiResponseMode } = {},
+): Promise<OpenId4VpDcApiHandoverInput> {
+  const encrypted = (options.responseMode ?? request.responseMode) === 'dc_api.jwt' && request.encryption;
+  return {
+    origin: request.origin,
+    nonce: request.nonce,
+    ...(encrypted ? { jwkThumbprint: await calculateJwkThumbprint(request.encryption!.jwk, 'sha256') } : {}),
+  };
+}
+
+export interface DcApiMdocSelection {
+  queryId: string;
+  /** The IssuerSigned as issued (base64url). */
+  issuerSigned: string;
+  /** The claims paths to disclose, `[namespace, element]` (DcqlMatch.paths). */
+  paths: DcqlClaimsQuery['path'][];
+  /** The device key (the MSO's deviceKey). */
+  signer: CoseSigner;
+}
+
+/**
+ * Answers the `data` of an `openid4vp-v1-signed` request made from `origin` with an mdoc, as a wallet behind
+ * the browser would: the request checked (resolveDcApiRequest: signature, client id, `expected_origins`), the
+ * query asked for an `mso_mdoc`, a DeviceResponse device-signed over the DC API session transcript
+ * (dcApiMdocHandover), encrypted to the verifier's key for `dc_api.jwt`: the `data` the browser hands back.
+ */
+export async function answerDcApiMdocRequest(
+  data: unknown,
+  origin: string,
+  selection: DcApiMdocSelection,
+  options: { responseMode?: DcApiResponseMode } = {},
+  context: HolderContext = {},
+): Promise<Record<string, unknown>> {
+  const request = await resolveDcApiRequest(data, origin, context);
+  const query = request.dcql.credentials.find((c) => c.id === selection.queryId);
+  if (query?.format !== 'mso_mdoc' || !answersRequest(request.dcql, [selection.queryId])) {
+    throw new HolderError('NO_MATCHING_CREDENTIAL', 'The chosen mdoc does not answer the request');
+  }
+  const deviceResponse = await buildMdocDeviceResponse({
+    ...(await dcApiMdocHandover(request, options)),
+    issuerSigned: selection.issuerSigned,
+    paths: selection.paths,
+    signer: selection.signer,
+  });
+  return createDcApiResponse(request, { vp_token: { [selection.queryId]: [deviceResponse] } }, options, context);
 }

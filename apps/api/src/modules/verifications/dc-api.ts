@@ -29,7 +29,8 @@ import * as repository from './verifications.repository.ts';
  * - the only origin is the platform's own (the holder pages are served from PUBLIC_URL): no other origin
  *   can make this platform's request reach a wallet through the browser;
  * - the audience of the response is the origin prefixed with `origin:`, "even for signed requests"
- *   (A.4; B.3.6 for the KB-JWT `aud` of SD-JWT VC).
+ *   (A.4; B.3.6 for the KB-JWT `aud` of SD-JWT VC); an mdoc's device signature covers the
+ *   OpenID4VPDCAPIHandover session transcript of the origin, nonce and encryption key instead (B.2.6.2).
  */
 
 export const DC_API_PROTOCOL = 'openid4vp-v1-signed' as const;
@@ -61,10 +62,14 @@ function dcApiRequestPayload(
   };
 }
 
-/** How a DC API answer is read: against the `dc_api.jwt` request, bound to the origin (A.4). */
+/**
+ * How a DC API answer is read: against the `dc_api.jwt` request, bound to the origin: an SD-JWT VC's key
+ * binding by its `aud` (A.4), an mdoc's device signature by the OpenID4VPDCAPIHandover transcript (B.2.6.2).
+ */
 const dcApiChannel = (deps: VerifierDeps): ResponseChannel => ({
   requestPayload: (individual, frozen) => dcApiRequestPayload(deps, individual, frozen),
   audience: () => dcApiAudience(dcApiOrigin(deps.publicUrl)),
+  mdocHandover: (individual) => dcApiHandoverInfo(deps, individual),
 });
 
 /**
@@ -88,11 +93,6 @@ export async function dcApiRequest(deps: VerifierDeps, individualId: string, ori
     throw new VerifierError('invalid_request', 'This single-use verification link has been used.', 410);
   }
   const frozen = frozenRequest(individual.request);
-  // An mdoc over the Digital Credentials API needs its own session transcript (OpenID4VPDCAPIHandover,
-  // dcApiHandoverInfo): until the mdoc verifier takes it, such a request is not offered (the QR code is).
-  if (frozen.format === 'mso_mdoc') {
-    throw new VerifierError('invalid_request', 'mdocs are not asked for over the Digital Credentials API yet.', 400);
-  }
   const signer = await verifierSigner(deps, verification.organizationId, schemeOf(frozen.clientId));
   const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
   const payload = dcApiRequestPayload(deps, individual, frozen, {
@@ -133,17 +133,17 @@ export function handleDcApiResponse(deps: VerifierDeps, individualId: string, da
 }
 
 /**
- * Hook for mdoc (ISO 18013-5) over the DC API, verified in the mdoc branch: the SessionTranscript's handover
- * is `["OpenID4VPDCAPIHandover", SHA-256(CBOR(OpenID4VPDCAPIHandoverInfo))]` with
- * `OpenID4VPDCAPIHandoverInfo = [origin, nonce, jwkThumbprint]` (OpenID4VP 1.0 Appendix B.2, ISO mdoc over the DC API): the origin without
- * the `origin:` prefix, the request nonce, and for `dc_api.jwt` the SHA-256 JWK thumbprint (RFC 7638) of the
- * key the response was encrypted to. These are its inputs for an attempt; the CBOR lives with the mdoc code.
+ * The session transcript inputs of an mdoc answered over the DC API (OpenID4VP 1.0 Appendix B.2.6.2): the
+ * SessionTranscript's handover is `["OpenID4VPDCAPIHandover", SHA-256(CBOR([origin, nonce, jwkThumbprint]))]`,
+ * with the origin without the `origin:` prefix (the platform's own, the only one requests are made for), the
+ * attempt's nonce, and for `dc_api.jwt` (the only mode accepted) the SHA-256 JWK thumbprint (RFC 7638) of the
+ * attempt's response encryption key. The CBOR is @cp/credentials' (openId4VpSessionTranscript).
  */
 export async function dcApiHandoverInfo(deps: VerifierDeps, individual: repository.VerificationIndividualRow) {
   const thumbprint = await calculateJwkThumbprint(individual.responseKeyPublic as unknown as JWK, 'sha256');
   return {
     origin: dcApiOrigin(deps.publicUrl),
     nonce: individual.nonce,
-    jwkThumbprint: Buffer.from(thumbprint, 'base64url'),
+    jwkThumbprint: new Uint8Array(Buffer.from(thumbprint, 'base64url')),
   };
 }

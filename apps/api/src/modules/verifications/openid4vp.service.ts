@@ -12,7 +12,7 @@ import {
   x5cLeafJwk,
   x509Hash,
 } from '@cp/credentials';
-import { mdocNames, verifyMdocPresentation } from '@cp/credentials/mdoc';
+import { type MdocHandoverInput, mdocNames, verifyMdocPresentation } from '@cp/credentials/mdoc';
 import type { Database, SecretBox, schema } from '@cp/db';
 import type { Jwk } from '@openid4vc/oauth2';
 import { createOpenid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
@@ -394,8 +394,9 @@ type Body = Record<string, unknown>;
 export type AuthorizationRequestPayload = Record<string, unknown>;
 
 /**
- * How an answer reached the verifier: the request it answers and the audience its key binding names.
- * `direct_post.jwt` to the response URI by default; the Digital Credentials API (dc-api.ts) is the other.
+ * How an answer reached the verifier: the request it answers, the audience an SD-JWT VC's key binding names,
+ * and the session transcript an mdoc's device signature covers. `direct_post.jwt` to the response URI by
+ * default; the Digital Credentials API (dc-api.ts) is the other.
  */
 export interface ResponseChannel {
   requestPayload: (
@@ -403,6 +404,24 @@ export interface ResponseChannel {
     frozen: FrozenRequest,
   ) => AuthorizationRequestPayload;
   audience: (frozen: FrozenRequest) => string;
+  mdocHandover: (individual: repository.VerificationIndividualRow, frozen: FrozenRequest) => Promise<MdocHandoverInput>;
+}
+
+/**
+ * The session transcript inputs of an attempt answered at its response URI (OpenID4VP 1.0 B.2.6.1): this
+ * request, and the key the response was encrypted to (direct_post.jwt is the only mode this verifier accepts).
+ */
+async function redirectMdocHandover(
+  deps: VerifierDeps,
+  individual: repository.VerificationIndividualRow,
+  frozen: FrozenRequest,
+): Promise<MdocHandoverInput> {
+  return {
+    clientId: frozen.clientId,
+    nonce: individual.nonce,
+    responseUri: responseUri(deps.publicUrl, individual.id),
+    jwkThumbprint: await calculateJwkThumbprint(individual.responseKeyPublic as JWK, 'sha256'),
+  };
 }
 
 /** The wallet declined or could not answer (OpenID4VP §8.5): `{error, error_description, state}`. */
@@ -554,12 +573,11 @@ export async function handleResponse(
               docType: frozen.docType ?? '',
               requestedClaims: frozen.requestedClaims,
               rules: frozen.rules,
-              // The session transcript (OpenID4VP 1.0 B.2.6.1): this request, and the key the response was
-              // encrypted to (direct_post.jwt is the only mode this verifier accepts).
-              clientId: frozen.clientId,
-              nonce: individual.nonce,
-              responseUri: responseUri(deps.publicUrl, individual.id),
-              jwkThumbprint: await calculateJwkThumbprint(individual.responseKeyPublic as JWK, 'sha256'),
+              // The session transcript: the one of the channel the answer came through (B.2.6.1 or B.2.6.2),
+              // so a device signature made for the other invocation, origin or request fails KEY_BINDING.
+              ...(channel
+                ? await channel.mdocHandover(individual, frozen)
+                : await redirectMdocHandover(deps, individual, frozen)),
             },
             await trust.mdocDeps(),
           ).then((mdoc) => ({ ...mdoc, issuer: mdoc.binding?.iss ?? null }))
