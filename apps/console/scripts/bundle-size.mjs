@@ -53,8 +53,9 @@ const SCREENS = [
   {
     name: 'signed in: /credentials/{orgId}',
     targetKb: 180,
-    // 230.6 (en) / 232.3 KB (ja) after issue 16's first cuts (bench/RESULTS.md): the target is not met yet.
-    budgetKb: 235,
+    // 230.6 (en) / 232.3 KB (ja) after issue 16's first cuts, 209.8 / 211.6 KB once index.html's chunks and the
+    // signed-in first page's were each merged into one (bench/RESULTS.md): the target is not met yet.
+    budgetKb: 212,
     modules: ['src/app/shell/app-shell.tsx', 'src/app/routes/credential-list-route.tsx'],
     locales: [localeModule, workspaceLocaleModule],
   },
