@@ -121,7 +121,7 @@ export default defineConfig(({ command }) => ({
               // instead of some ten: gzip compresses them better together. /intro loads none of them; those of the
               // signed-in first page are in `workspace` (higher priority).
               name: 'mui-workspace',
-              test: /[\\/]@mui[\\/]material[\\/](?:Modal|Popover|Menu|MenuList|MenuItem|Grow|Fade|Slide|Backdrop|Portal|Unstable_TrapFocus|Drawer|AppBar|Toolbar|Avatar|Badge|Divider|List|ListItem|ListItemButton|ListItemIcon|ListItemText|ListItemSecondaryAction|TextField|Select|NativeSelect|InputBase|Input|FilledInput|OutlinedInput|FormControl|FormLabel|InputLabel|FormHelperText|TextareaAutosize|InputAdornment|Table|TableBody|TableCell|TableHead|TableRow|TableSortLabel|Checkbox|Chip|Pagination|PaginationItem|usePagination|Skeleton|Dialog|DialogActions|DialogContent|DialogTitle|DialogContentText|AlertTitle|useMediaQuery)[\\/]/,
+              test: /[\\/]@mui[\\/]material[\\/](?:Modal|Popover|Menu|MenuList|MenuItem|Grow|Fade|Backdrop|Portal|Unstable_TrapFocus|Avatar|Badge|Divider|List|ListItem|ListItemButton|ListItemIcon|ListItemText|ListItemSecondaryAction|TextField|Select|NativeSelect|InputBase|Input|FilledInput|OutlinedInput|FormControl|FormLabel|InputLabel|FormHelperText|TextareaAutosize|InputAdornment|Table|TableBody|TableCell|TableHead|TableRow|TableSortLabel|Checkbox|Chip|Pagination|PaginationItem|usePagination|Skeleton|Dialog|DialogActions|DialogContent|DialogTitle|DialogContentText|AlertTitle|useMediaQuery)[\\/]/,
             },
           ],
         },
