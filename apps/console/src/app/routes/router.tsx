@@ -22,6 +22,7 @@ import {
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { loadConnectMessages, loadWorkspaceMessages, loadWorkspacePagesMessages } from '../../i18n/index.ts';
 import { setSessionExpiredHandler } from '../../lib/api-client.ts';
+import { isDesktopViewport } from '../shell/desktop-viewport.ts';
 import { PublicLayout } from '../shell/public-layout.tsx';
 import { AdminOnlyRoute } from './admin-only-route.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
@@ -68,8 +69,16 @@ function lazyRoute<T>(
 
 // The signed-in pages' messages come with the shell (a signed-out visitor downloads neither): those of a signed-in
 // user's first page, the credential list, with the shell itself; the other pages' with each of them (issue 16).
+// Below `md` the shell's top bar and slide-out menu are a chunk of their own: fetched alongside the shell, not after it.
 const appShell = lazyRoute(
-  () => import('../shell/app-shell.tsx'),
+  () =>
+    Promise.all([
+      import('../shell/app-shell.tsx'),
+      isDesktopViewport() ? undefined : import('../shell/mobile-navigation.tsx'),
+    ]).then(async ([m]) => {
+      await m.preloadAppShell();
+      return m;
+    }),
   (m) => m.AppShell,
   loadWorkspaceMessages,
 );

@@ -3,8 +3,8 @@ import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppShell } from '../../../app/shell/app-shell.tsx';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppShell, preloadAppShell } from '../../../app/shell/app-shell.tsx';
 import { i18n } from '../../../i18n/index.ts';
 import { api } from '../../../lib/api-client.ts';
 import { CURRENT_IDENTITY_KEY } from '../../../lib/current-identity.ts';
@@ -35,6 +35,10 @@ const relaxed = zOrganization.parse({
 let logoutUrl: string | null;
 let calls: string[];
 let assign: ReturnType<typeof vi.fn>;
+
+// As the router does before it renders the shell: jsdom has no matchMedia, so the shell is the phone's, whose top bar
+// is a chunk of its own.
+beforeAll(() => preloadAppShell());
 
 beforeEach(() => {
   calls = [];
