@@ -1,7 +1,6 @@
 import type { Verification } from '@cp/contracts';
-import { generateEs256KeyPair, signerFromPrivateJwk, signJwt } from '@cp/credentials';
+import { generateEs256KeyPair, signerFromPrivateJwk } from '@cp/credentials';
 import { type CoseSigner, coseSignerFromPrivateJwk } from '@cp/credentials/mdoc';
-import { makeCertificate } from '@cp/credentials/testing';
 import { schema } from '@cp/db';
 import {
   createHolderKey,
@@ -15,7 +14,8 @@ import {
 import { requestMdocCredentials } from '@cp/holder/mdoc';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { startTestApp, type TestApp } from './harness.ts';
+import { buildIssuer, buildWalletProvider, offerOf, signWalletAttestation, type TestIssuer } from './support/issuer.ts';
 import { fetchOf, presentCredential, presentMdoc } from './support/wallet.ts';
 
 /**
@@ -30,50 +30,28 @@ const CLIENT_ID = 'haip-wallet.example';
 const REDIRECT_URI = 'https://haip-wallet.example/callback';
 
 let t: TestApp;
-let issuer: Awaited<ReturnType<typeof buildVerifiedOrganization>>;
+let issuer: TestIssuer;
 let walletAttestation: WalletAttestation;
 
 beforeAll(async () => {
   t = await startTestApp();
-  issuer = await buildVerifiedOrganization(t, 'HAIP Institute', {
-    name: 'Membership',
-    attributes: [
-      { name: 'full_name', type: 'TEXT' },
-      { name: 'age', type: 'NUMBER' },
-    ],
-  });
   // The wallet provider the organization trusts, and the attestation it gave this wallet instance.
-  const ca = await makeCertificate({ subject: 'CN=HAIP Wallet Provider CA', ca: true });
-  const signer = await makeCertificate({ subject: 'CN=HAIP Wallet Provider Attestations', issuer: ca });
-  const provider = await t.app.inject({
-    method: 'POST',
-    url: '/api/wallet-providers',
-    headers: issuer.headers,
-    payload: { name: 'HAIP Wallet Provider', certificate_pem: ca.pem },
+  const provider = await buildWalletProvider('HAIP Wallet Provider');
+  issuer = await buildIssuer(t, 'HAIP Institute', {
+    policy: { dpop_required: true, wallet_attestation_required: true },
+    providers: [provider.ca],
+    schema: {
+      name: 'Membership',
+      attributes: [
+        { name: 'full_name', type: 'TEXT' },
+        { name: 'age', type: 'NUMBER' },
+      ],
+    },
   });
-  expect(provider.statusCode, provider.body).toBe(201);
-  const policy = await t.app.inject({
-    method: 'PUT',
-    url: `/api/organizations/${issuer.organization.id}/issuer-policy`,
-    headers: issuer.headers,
-    payload: { dpop_required: true, wallet_attestation_required: true },
-  });
-  expect(policy.statusCode, policy.body).toBe(200);
   const instance = await createHolderKey();
-  const now = Math.floor(Date.now() / 1000);
   walletAttestation = {
     key: instance,
-    attestation: await signJwt(
-      await signerFromPrivateJwk(signer.key.privateJwk),
-      { typ: 'oauth-client-attestation+jwt', x5c: [signer.b64] },
-      {
-        iss: 'https://haip-provider.example',
-        sub: CLIENT_ID,
-        iat: now - 60,
-        exp: now + 3600,
-        cnf: { jwk: instance.publicJwk },
-      },
-    ),
+    attestation: await signWalletAttestation(provider.signer, instance, { sub: CLIENT_ID }),
   };
 });
 afterAll(async () => {
@@ -82,7 +60,6 @@ afterAll(async () => {
 
 const db = () => t.runtime.ctx.database.db;
 const context = () => ({ fetch: fetchOf(t) });
-const attributeId = (name: string) => issuer.schemaRecord.attributes.find((a) => a.name === name)!.id;
 
 /** The browser step of an issuer-initiated request: the authorization endpoint redirects at once. */
 const followRedirect = async (authorizationRequestUrl: string) => {
@@ -92,28 +69,7 @@ const followRedirect = async (authorizationRequestUrl: string) => {
   return answer.headers.location as string;
 };
 
-async function offer(email: string) {
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/credentials/with-recipient',
-    headers: issuer.headers,
-    payload: {
-      credential: {
-        name: 'Membership',
-        schema_id: issuer.schemaRecord.schema.id,
-        claims: [
-          { name: 'full_name', value: 'Ada Lovelace' },
-          { name: 'age', value: '36' },
-        ],
-      },
-      recipient: { email, first_name: 'Ada', last_name: 'Lovelace' },
-    },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const id = created.json().id as string;
-  const connect = (await t.app.inject({ url: `/api/credentials/${id}/connect` })).json();
-  return { id, link: connect.connection_url as string };
-}
+const offer = (email: string) => offerOf(t, issuer, { email, claims: { full_name: 'Ada Lovelace', age: '36' } });
 
 /** Everything HAIP asks of the wallet at once: PAR + PKCE with issuer_state, DPoP, the attestation, a batch. */
 const haipOptions = async (batchSize: number, createKey?: () => Promise<HolderKey>) => ({
@@ -129,15 +85,15 @@ async function createVerification(format: 'dc+sd-jwt' | 'mso_mdoc'): Promise<Ver
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/verifications',
-    headers: issuer.headers,
+    headers: issuer.adminHeaders,
     payload: {
       name: `HAIP members (${format})`,
-      schema_id: issuer.schemaRecord.schema.id,
+      schema_id: issuer.schemaId,
       format,
       client_id_scheme: 'x509_san_dns',
       type: 'MULTI',
-      attributes: [{ attribute_id: attributeId('age'), operator: 'BIGGER', value: '18' }],
-      requested_attribute_ids: [attributeId('full_name')],
+      attributes: [{ attribute_id: issuer.attributeId('age'), operator: 'BIGGER', value: '18' }],
+      requested_attribute_ids: [issuer.attributeId('full_name')],
     },
   });
   expect(response.statusCode, response.body).toBe(201);
@@ -160,7 +116,7 @@ async function startAttempt(verification: Verification) {
 async function outcome(verification: Verification, individualId: string) {
   const response = await t.app.inject({
     url: `/api/verifications/${verification.id}/attempts/${individualId}`,
-    headers: issuer.headers,
+    headers: issuer.adminHeaders,
   });
   expect(response.statusCode, response.body).toBe(200);
   const row = response.json() as {
@@ -175,7 +131,7 @@ async function revoke(id: string) {
   const revoked = await t.app.inject({
     method: 'PATCH',
     url: '/api/credentials/revoke',
-    headers: issuer.headers,
+    headers: issuer.adminHeaders,
     payload: { credentials: [id] },
   });
   expect(revoked.statusCode, revoked.body).toBe(200);
@@ -192,7 +148,7 @@ async function claimedRow(id: string) {
 
 describe('a HAIP 1.0 holder against an organization requiring DPoP and wallet attestation', () => {
   it('claims an SD-JWT VC batch (PAR, PKCE, issuer_state, DPoP, attestation) and presents fresh instances', async () => {
-    const { id, link } = await offer('haip-sdjwt@example.com');
+    const { credentialId: id, link } = await offer('haip-sdjwt@example.com');
     const issuance = await resolveCredentialOffer(link, context(), { authorizationCode: true });
     expect(issuance.configuration.format).toBe('dc+sd-jwt');
     const received = await requestCredential(issuance, await haipOptions(3), context());
@@ -233,7 +189,7 @@ describe('a HAIP 1.0 holder against an organization requiring DPoP and wallet at
   });
 
   it('claims an mdoc batch the same way and presents fresh instances to an mso_mdoc verification', async () => {
-    const { id, link } = await offer('haip-mdoc@example.com');
+    const { credentialId: id, link } = await offer('haip-mdoc@example.com');
     const issuance = await resolveCredentialOffer(link, context(), { authorizationCode: true, format: 'mso_mdoc' });
     expect(issuance.configuration.format).toBe('mso_mdoc');
     // The holder keeps each instance's COSE signer for its device signature.
@@ -272,7 +228,7 @@ describe('a HAIP 1.0 holder against an organization requiring DPoP and wallet at
   });
 
   it('refuses the same holder without its wallet attestation, and the offer stays claimable', async () => {
-    const { id, link } = await offer('haip-no-attestation@example.com');
+    const { credentialId: id, link } = await offer('haip-no-attestation@example.com');
     const issuance = await resolveCredentialOffer(link, context(), { authorizationCode: true });
     const { walletAttestation: _omitted, ...withoutAttestation } = await haipOptions(1);
     const refused = await requestCredential(
@@ -286,7 +242,7 @@ describe('a HAIP 1.0 holder against an organization requiring DPoP and wallet at
   });
 
   it('refuses a pre-authorized claim without DPoP (a downgrade from the required proof)', async () => {
-    const { id, link } = await offer('haip-bearer@example.com');
+    const { credentialId: id, link } = await offer('haip-bearer@example.com');
     const issuance = await resolveCredentialOffer(link, context());
     // The holder would use DPoP when the issuer announces it: a downgrading client is simulated by hiding it.
     const bearerOnly = {

@@ -7,13 +7,13 @@ import {
   type Issuance,
   receiveCredential,
   requestNonce,
-  resolveCredentialOffer,
 } from '@cp/holder';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDpopNonce } from '../src/modules/issuer/dpop.ts';
-import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
-import { fetchOf, walletHttp } from './support/wallet.ts';
+import { startTestApp, type TestApp } from './harness.ts';
+import { buildIssuer, offerOf, type TestIssuer } from './support/issuer.ts';
+import { fetchOf } from './support/wallet.ts';
 
 /**
  * DPoP (RFC 9449) at the OpenID4VCI token and credential endpoints, from an attacker's side: each way of getting
@@ -33,68 +33,6 @@ afterAll(async () => {
 });
 
 const nonceDeps = () => ({ db: t.runtime.ctx.database.db, offerCodeKey: t.runtime.ctx.secrets.offerCodeKey });
-
-interface Issuer {
-  organizationId: string;
-  issuer: string;
-  tokenEndpoint: string;
-  credentialEndpoint: string;
-  adminHeaders: Record<string, string>;
-  schemaId: string;
-}
-
-async function buildIssuer(name: string, dpopRequired = false): Promise<Issuer> {
-  const { organization, schemaRecord, member, headers } = await buildVerifiedOrganization(t, name, {
-    name: 'Membership',
-    attributes: [{ name: 'full_name', type: 'TEXT' }],
-  });
-  if (dpopRequired) {
-    const policy = await t.app.inject({
-      method: 'PUT',
-      url: `/api/organizations/${organization.id}/issuer-policy`,
-      headers: member.auth,
-      payload: { dpop_required: true, wallet_attestation_required: false },
-    });
-    expect(policy.statusCode, policy.body).toBe(200);
-  }
-  const issuer = `${t.config.publicUrl}/orgs/${organization.id}`;
-  return {
-    organizationId: organization.id,
-    issuer,
-    tokenEndpoint: `${issuer}/token`,
-    credentialEndpoint: `${issuer}/credential`,
-    adminHeaders: headers,
-    schemaId: schemaRecord.schema.id,
-  };
-}
-
-/**
- * A fresh offer: its link (for @cp/holder), its pre-authorized code (for hand-made requests) and the offer as
- * resolved by @cp/holder before it is redeemed (the offer by reference is gone once its code is used).
- */
-async function offer(issuer: Issuer) {
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/credentials/with-recipient',
-    headers: issuer.adminHeaders,
-    payload: {
-      credential: {
-        name: 'Membership of Ada',
-        schema_id: issuer.schemaId,
-        claims: [{ name: 'full_name', value: 'Ada Lovelace' }],
-      },
-      recipient: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' },
-    },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const http = walletHttp(t);
-  const connect = (await http(`${t.config.publicUrl}/api/credentials/${created.json().id}/connect`)).json();
-  const link: string = connect.connection_url;
-  const offerUri = new URL(link).searchParams.get('credential_offer_uri')!;
-  const code: string = (await http(offerUri)).json().grants[PRE_AUTHORIZED_GRANT]['pre-authorized_code'];
-  const issuance = await resolveCredentialOffer(link, { fetch: fetchOf(t) });
-  return { link, code, issuance };
-}
 
 /** A DPoP proof made by hand (RFC 9449 §4.2), with every claim an attacker may want to choose. */
 async function dpopProof(
@@ -117,7 +55,7 @@ async function dpopProof(
 const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
 const thumbprint = (key: HolderKey) => calculateJwkThumbprint(key.publicJwk as JWK, 'sha256');
 
-function tokenRequest(issuer: Issuer, code: string, dpop?: string) {
+function tokenRequest(issuer: TestIssuer, code: string, dpop?: string) {
   return t.app.inject({
     method: 'POST',
     url: new URL(issuer.tokenEndpoint).pathname,
@@ -127,7 +65,7 @@ function tokenRequest(issuer: Issuer, code: string, dpop?: string) {
 }
 
 /** The server nonce, asked for as a wallet does: a proof without one, answered `use_dpop_nonce`. */
-async function serverNonce(issuer: Issuer, key: HolderKey) {
+async function serverNonce(issuer: TestIssuer, key: HolderKey) {
   const answer = await tokenRequest(issuer, 'no-such-code', await dpopProof(key, { htu: issuer.tokenEndpoint }));
   expect(answer.statusCode).toBe(400);
   expect(answer.json().error).toBe('use_dpop_nonce');
@@ -135,8 +73,8 @@ async function serverNonce(issuer: Issuer, key: HolderKey) {
 }
 
 /** An access token bound to `key`, as a wallet gets it. */
-async function boundToken(issuer: Issuer, key: HolderKey) {
-  const { issuance, code } = await offer(issuer);
+async function boundToken(issuer: TestIssuer, key: HolderKey) {
+  const { issuance, code } = await offerOf(t, issuer);
   const nonce = await serverNonce(issuer, key);
   const answer = await tokenRequest(issuer, code, await dpopProof(key, { htu: issuer.tokenEndpoint, nonce }));
   expect(answer.statusCode, answer.body).toBe(200);
@@ -152,7 +90,7 @@ async function credentialBody(issuance: Issuance, holder: HolderKey) {
   return { credential_configuration_id: issuance.configurationId, proofs: { jwt: [proof] } };
 }
 
-function credentialRequest(issuer: Issuer, body: object, headers: Record<string, string>) {
+function credentialRequest(issuer: TestIssuer, body: object, headers: Record<string, string>) {
   return t.app.inject({
     method: 'POST',
     url: new URL(issuer.credentialEndpoint).pathname,
@@ -163,7 +101,7 @@ function credentialRequest(issuer: Issuer, body: object, headers: Record<string,
 
 describe('DPoP metadata and the holder', () => {
   it('announces DPoP with ES256 in the authorization server metadata', async () => {
-    const issuer = await buildIssuer('DPoP Metadata');
+    const issuer = await buildIssuer(t, 'DPoP Metadata');
     const metadata = await t.app.inject({
       url: `/.well-known/oauth-authorization-server/orgs/${issuer.organizationId}`,
     });
@@ -171,8 +109,8 @@ describe('DPoP metadata and the holder', () => {
   });
 
   it('lets @cp/holder claim with DPoP from an issuer that requires it: bound token, proofs with the nonce', async () => {
-    const issuer = await buildIssuer('DPoP Holder', true);
-    const { link } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'DPoP Holder', { policy: { dpop_required: true } });
+    const { link } = await offerOf(t, issuer);
     const seen: { url: string; authorization: string | null; dpop: string | null; status: number }[] = [];
     const inner = fetchOf(t);
     const recording = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -206,8 +144,8 @@ describe('DPoP metadata and the holder', () => {
   });
 
   it('still issues Bearer tokens to a wallet without DPoP when the organization does not require it', async () => {
-    const issuer = await buildIssuer('Bearer Still Works');
-    const { issuance, code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'Bearer Still Works');
+    const { issuance, code } = await offerOf(t, issuer);
     const answer = await tokenRequest(issuer, code);
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json().token_type).toBe('Bearer');
@@ -220,8 +158,8 @@ describe('DPoP metadata and the holder', () => {
 
 describe('DPoP at the token endpoint', () => {
   it('refuses a token request without a proof when the organization requires DPoP, leaving the code usable', async () => {
-    const issuer = await buildIssuer('DPoP Required', true);
-    const { code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'DPoP Required', { policy: { dpop_required: true } });
+    const { code } = await offerOf(t, issuer);
     const answer = await tokenRequest(issuer, code);
     expect(answer.statusCode).toBe(400);
     expect(answer.json().error).toBe('invalid_dpop_proof');
@@ -239,8 +177,8 @@ describe('DPoP at the token endpoint', () => {
   });
 
   it('answers a proof without a nonce with use_dpop_nonce and a fresh DPoP-Nonce', async () => {
-    const issuer = await buildIssuer('DPoP No Nonce');
-    const { code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'DPoP No Nonce');
+    const { code } = await offerOf(t, issuer);
     const answer = await tokenRequest(
       issuer,
       code,
@@ -252,9 +190,9 @@ describe('DPoP at the token endpoint', () => {
   });
 
   it('answers a stale nonce, a forged one and another issuer’s with use_dpop_nonce and a fresh one', async () => {
-    const issuer = await buildIssuer('DPoP Stale Nonce');
-    const other = await buildIssuer('DPoP Other Issuer');
-    const { code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'DPoP Stale Nonce');
+    const other = await buildIssuer(t, 'DPoP Other TestIssuer');
+    const { code } = await offerOf(t, issuer);
     const key = await createHolderKey();
     const stale = createDpopNonce(nonceDeps(), issuer.organizationId, Date.now() - 10 * 60_000);
     const fresh = createDpopNonce(nonceDeps(), issuer.organizationId);
@@ -277,8 +215,8 @@ describe('DPoP at the token endpoint', () => {
   });
 
   it('refuses a proof made for another URL or another method', async () => {
-    const issuer = await buildIssuer('DPoP Wrong Target');
-    const { code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'DPoP Wrong Target');
+    const { code } = await offerOf(t, issuer);
     const key = await createHolderKey();
     const nonce = await serverNonce(issuer, key);
     for (const claims of [
@@ -294,13 +232,13 @@ describe('DPoP at the token endpoint', () => {
   });
 
   it('refuses a replayed proof (same jti) even with a valid nonce', async () => {
-    const issuer = await buildIssuer('DPoP Replay');
-    const { code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'DPoP Replay');
+    const { code } = await offerOf(t, issuer);
     const key = await createHolderKey();
     const nonce = await serverNonce(issuer, key);
     const proof = await dpopProof(key, { htu: issuer.tokenEndpoint, nonce });
     expect((await tokenRequest(issuer, code, proof)).statusCode).toBe(200);
-    const { code: second } = await offer(issuer);
+    const { code: second } = await offerOf(t, issuer);
     const replay = await tokenRequest(issuer, second, proof);
     expect(replay.statusCode).toBe(400);
     expect(replay.json()).toMatchObject({ error: 'invalid_dpop_proof' });
@@ -308,8 +246,8 @@ describe('DPoP at the token endpoint', () => {
   });
 
   it('refuses a proof whose iat is far in the past or the future, whatever its nonce', async () => {
-    const issuer = await buildIssuer('DPoP Bad Iat');
-    const { code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'DPoP Bad Iat');
+    const { code } = await offerOf(t, issuer);
     const key = await createHolderKey();
     const nonce = await serverNonce(issuer, key);
     const now = Math.floor(Date.now() / 1000);
@@ -322,8 +260,8 @@ describe('DPoP at the token endpoint', () => {
   });
 
   it('refuses malformed proofs, another algorithm and a private key in the header', async () => {
-    const issuer = await buildIssuer('DPoP Malformed');
-    const { code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'DPoP Malformed');
+    const { code } = await offerOf(t, issuer);
     const key = await createHolderKey();
     const nonce = await serverNonce(issuer, key);
     const good = await dpopProof(key, { htu: issuer.tokenEndpoint, nonce });
@@ -350,7 +288,7 @@ describe('DPoP at the token endpoint', () => {
 
 describe('DPoP at the credential endpoint', () => {
   it('issues to the holder of the bound key, with ath and the nonce', async () => {
-    const issuer = await buildIssuer('DPoP Credential');
+    const issuer = await buildIssuer(t, 'DPoP Credential');
     const key = await createHolderKey();
     const { issuance, token, nonce } = await boundToken(issuer, key);
     const body = await credentialBody(issuance, await createHolderKey());
@@ -361,7 +299,7 @@ describe('DPoP at the credential endpoint', () => {
   });
 
   it('refuses a proof by another key than the bound one (a stolen token), 401 with a DPoP challenge', async () => {
-    const issuer = await buildIssuer('DPoP Stolen Token');
+    const issuer = await buildIssuer(t, 'DPoP Stolen Token');
     const { issuance, token, nonce } = await boundToken(issuer, await createHolderKey());
     const body = await credentialBody(issuance, await createHolderKey());
     const thief = await createHolderKey();
@@ -373,7 +311,7 @@ describe('DPoP at the credential endpoint', () => {
   });
 
   it("refuses a token whose bound thumbprint was swapped for the thief's own key", async () => {
-    const issuer = await buildIssuer('DPoP Swapped Thumbprint');
+    const issuer = await buildIssuer(t, 'DPoP Swapped Thumbprint');
     const { issuance, token, nonce } = await boundToken(issuer, await createHolderKey());
     const body = await credentialBody(issuance, await createHolderKey());
     const thief = await createHolderKey();
@@ -385,7 +323,7 @@ describe('DPoP at the credential endpoint', () => {
   });
 
   it('refuses a bound token presented as Bearer, with or without a proof', async () => {
-    const issuer = await buildIssuer('DPoP As Bearer');
+    const issuer = await buildIssuer(t, 'DPoP As Bearer');
     const key = await createHolderKey();
     const { issuance, token, nonce } = await boundToken(issuer, key);
     const body = await credentialBody(issuance, await createHolderKey());
@@ -404,7 +342,7 @@ describe('DPoP at the credential endpoint', () => {
   });
 
   it('refuses a proof without ath or with the ath of another token, and a bound token without a proof', async () => {
-    const issuer = await buildIssuer('DPoP Missing Ath');
+    const issuer = await buildIssuer(t, 'DPoP Missing Ath');
     const key = await createHolderKey();
     const { issuance, token, nonce } = await boundToken(issuer, key);
     const body = await credentialBody(issuance, await createHolderKey());
@@ -428,7 +366,7 @@ describe('DPoP at the credential endpoint', () => {
   });
 
   it('refuses a proof for the token endpoint (htu) or with another method (htm)', async () => {
-    const issuer = await buildIssuer('DPoP Credential Target');
+    const issuer = await buildIssuer(t, 'DPoP Credential Target');
     const key = await createHolderKey();
     const { issuance, token, nonce } = await boundToken(issuer, key);
     const body = await credentialBody(issuance, await createHolderKey());
@@ -446,7 +384,7 @@ describe('DPoP at the credential endpoint', () => {
   });
 
   it('answers a missing or stale nonce with a use_dpop_nonce challenge and a fresh DPoP-Nonce', async () => {
-    const issuer = await buildIssuer('DPoP Credential Nonce');
+    const issuer = await buildIssuer(t, 'DPoP Credential Nonce');
     const key = await createHolderKey();
     const { issuance, token } = await boundToken(issuer, key);
     const body = await credentialBody(issuance, await createHolderKey());
@@ -464,7 +402,7 @@ describe('DPoP at the credential endpoint', () => {
   });
 
   it('refuses a replayed credential request proof (same jti)', async () => {
-    const issuer = await buildIssuer('DPoP Credential Replay');
+    const issuer = await buildIssuer(t, 'DPoP Credential Replay');
     const key = await createHolderKey();
     const { issuance, token, nonce } = await boundToken(issuer, key);
     const body = await credentialBody(issuance, await createHolderKey());
@@ -478,7 +416,7 @@ describe('DPoP at the credential endpoint', () => {
   });
 
   it('lets a browser wallet read the DPoP nonce and challenge (CORS)', async () => {
-    const issuer = await buildIssuer('DPoP Cors');
+    const issuer = await buildIssuer(t, 'DPoP Cors');
     const answer = await t.app.inject({
       method: 'POST',
       url: new URL(issuer.credentialEndpoint).pathname,

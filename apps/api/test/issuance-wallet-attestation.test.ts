@@ -8,11 +8,18 @@ import {
   type Issuance,
   receiveCredential,
   requestNonce,
-  resolveCredentialOffer,
 } from '@cp/holder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttestationChallenge } from '../src/modules/issuer/wallet-attestation.ts';
-import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { startTestApp, type TestApp } from './harness.ts';
+import {
+  buildIssuer,
+  buildWalletProvider,
+  epochSeconds,
+  offerOf,
+  signWalletAttestation,
+  type TestIssuer,
+} from './support/issuer.ts';
 import { fetchOf, walletHttp } from './support/wallet.ts';
 
 /**
@@ -33,103 +40,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-interface Issuer {
-  organizationId: string;
-  issuer: string;
-  adminHeaders: Record<string, string>;
-  schemaId: string;
-}
-
-async function buildIssuer(name: string, options: { required?: boolean; providers?: TestCertificate[] } = {}) {
-  const { organization, schemaRecord, headers } = await buildVerifiedOrganization(t, name, {
-    name: 'Membership',
-    attributes: [{ name: 'full_name', type: 'TEXT' }],
-  });
-  for (const provider of options.providers ?? []) {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/wallet-providers',
-      headers,
-      payload: { name: `Provider ${provider.subject}`, certificate_pem: provider.pem },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-  }
-  if (options.required) {
-    const policy = await t.app.inject({
-      method: 'PUT',
-      url: `/api/organizations/${organization.id}/issuer-policy`,
-      headers,
-      payload: { dpop_required: false, wallet_attestation_required: true },
-    });
-    expect(policy.statusCode, policy.body).toBe(200);
-  }
-  return {
-    organizationId: organization.id,
-    issuer: `${t.config.publicUrl}/orgs/${organization.id}`,
-    adminHeaders: headers,
-    schemaId: schemaRecord.schema.id,
-  } satisfies Issuer;
-}
-
-/** A fresh offer: its credential id, its pre-authorized code and the offer as @cp/holder resolved it. */
-async function offer(issuer: Issuer) {
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/credentials/with-recipient',
-    headers: issuer.adminHeaders,
-    payload: {
-      credential: { name: 'Membership of Ada', schema_id: issuer.schemaId, claims: { full_name: 'Ada Lovelace' } },
-      recipient: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' },
-    },
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const http = walletHttp(t);
-  const connect = (await http(`${t.config.publicUrl}/api/credentials/${created.json().id}/connect`)).json();
-  const link: string = connect.connection_url;
-  const offerUri = new URL(link).searchParams.get('credential_offer_uri')!;
-  const code: string = (await http(offerUri)).json().grants[PRE_AUTHORIZED_GRANT]['pre-authorized_code'];
-  const issuance = await resolveCredentialOffer(link, { fetch: fetchOf(t) });
-  return { credentialId: created.json().id as string, code, issuance };
-}
-
-/** A wallet provider: a CA (what an organization trusts) and the attestation signing certificate it issued. */
-async function buildProvider(name: string) {
-  const ca = await makeCertificate({ subject: `CN=${name} CA`, ca: true });
-  const signer = await makeCertificate({ subject: `CN=${name} Attestation Signer`, issuer: ca });
-  return { ca, signer };
-}
-
-const now = () => Math.floor(Date.now() / 1000);
-
-/** A Client Attestation JWT made by hand, every claim and header an attacker may want to choose. */
-async function attestation(
-  signer: TestCertificate,
-  instance: HolderKey,
-  options: {
-    x5c?: string[];
-    sub?: string;
-    exp?: number;
-    typ?: string;
-    signWith?: JsonWebKey;
-  } = {},
-) {
-  return signJwt(
-    await signerFromPrivateJwk(options.signWith ?? signer.key.privateJwk),
-    { typ: options.typ ?? 'oauth-client-attestation+jwt', x5c: options.x5c ?? [signer.b64] },
-    {
-      iss: 'https://wallet-provider.example',
-      sub: options.sub ?? 'https://wallet.example',
-      iat: now() - 60,
-      exp: options.exp ?? now() + 3600,
-      wallet_name: 'Example Wallet',
-      cnf: { jwk: instance.publicJwk },
-    },
-  );
-}
-
 /** A Client Attestation PoP JWT made by hand (draft-10: aud, jti, iat, challenge). */
 async function pop(
-  issuer: Issuer,
+  issuer: TestIssuer,
   key: HolderKey,
   options: { aud?: string; jti?: string; iat?: number; challenge?: string | null } = {},
 ) {
@@ -137,20 +50,20 @@ async function pop(
   const payload = {
     aud: options.aud ?? issuer.issuer,
     jti: options.jti ?? randomUUID(),
-    iat: options.iat ?? now(),
+    iat: options.iat ?? epochSeconds(),
     ...(challenge === null ? {} : { challenge }),
   };
   return signJwt(key.signer, { typ: 'oauth-client-attestation-pop+jwt' }, payload);
 }
 
-async function fetchChallenge(issuer: Issuer): Promise<string> {
+async function fetchChallenge(issuer: TestIssuer): Promise<string> {
   const answer = await t.app.inject({ method: 'POST', url: `/orgs/${issuer.organizationId}/challenge` });
   expect(answer.statusCode, answer.body).toBe(200);
   return answer.json().attestation_challenge;
 }
 
 function tokenRequest(
-  issuer: Issuer,
+  issuer: TestIssuer,
   code: string,
   headers: { attestation?: string; pop?: string } = {},
   extra: Record<string, string> = {},
@@ -178,7 +91,7 @@ async function expectInvalidClient(answer: Awaited<ReturnType<typeof tokenReques
 }
 
 /** Claims the credential with the access token (a key proof of a fresh holder key). */
-async function claim(issuer: Issuer, issuance: Issuance, accessToken: string) {
+async function claim(issuer: TestIssuer, issuance: Issuance, accessToken: string) {
   const context = { fetch: fetchOf(t) };
   const holder = await createHolderKey();
   const cNonce = await requestNonce(issuance.issuerMetadata, undefined, context);
@@ -192,7 +105,7 @@ async function claim(issuer: Issuer, issuance: Issuance, accessToken: string) {
   expect(answer.statusCode, answer.body).toBe(200);
 }
 
-async function credentialOf(issuer: Issuer, credentialId: string) {
+async function credentialOf(issuer: TestIssuer, credentialId: string) {
   const answer = await t.app.inject({ url: `/api/credentials/${credentialId}`, headers: issuer.adminHeaders });
   expect(answer.statusCode, answer.body).toBe(200);
   return answer.json();
@@ -200,7 +113,7 @@ async function credentialOf(issuer: Issuer, credentialId: string) {
 
 describe('wallet attestation: metadata and challenges', () => {
   it('announces attest_jwt_client_auth, the challenge endpoint and ES256 in the authorization server metadata', async () => {
-    const issuer = await buildIssuer('Attestation Metadata');
+    const issuer = await buildIssuer(t, 'Attestation Metadata');
     const metadata = (
       await t.app.inject({ url: `/.well-known/oauth-authorization-server/orgs/${issuer.organizationId}` })
     ).json();
@@ -213,7 +126,7 @@ describe('wallet attestation: metadata and challenges', () => {
   });
 
   it('answers a fresh attestation_challenge, not cacheable; an unknown issuer answers 404', async () => {
-    const issuer = await buildIssuer('Attestation Challenge');
+    const issuer = await buildIssuer(t, 'Attestation Challenge');
     const answer = await t.app.inject({ method: 'POST', url: `/orgs/${issuer.organizationId}/challenge` });
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['cache-control']).toBe('no-store');
@@ -225,30 +138,38 @@ describe('wallet attestation: metadata and challenges', () => {
 
 describe('wallet attestation at the token endpoint', () => {
   it('refuses a request without attestation when the policy requires it (invalid_client), leaving the code usable', async () => {
-    const provider = await buildProvider('Required Missing');
-    const issuer = await buildIssuer('Attestation Required Missing', { required: true, providers: [provider.ca] });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Required Missing');
+    const issuer = await buildIssuer(t, 'Attestation Required Missing', {
+      policy: { wallet_attestation_required: true },
+      providers: [provider.ca],
+    });
+    const { code } = await offerOf(t, issuer);
     await expectInvalidClient(await tokenRequest(issuer, code), /requires a wallet attestation/);
     // Half of the pair is refused too.
     const instance = await createHolderKey();
     await expectInvalidClient(
-      await tokenRequest(issuer, code, { attestation: await attestation(provider.signer, instance) }),
+      await tokenRequest(issuer, code, { attestation: await signWalletAttestation(provider.signer, instance) }),
       /go together/,
     );
     const retry = await tokenRequest(issuer, code, {
-      attestation: await attestation(provider.signer, instance),
+      attestation: await signWalletAttestation(provider.signer, instance),
       pop: await pop(issuer, instance),
     });
     expect(retry.statusCode, retry.body).toBe(200);
   });
 
   it('issues the token to an attestation chaining to a trusted provider CA and records the provider on the credential', async () => {
-    const provider = await buildProvider('Chained');
-    const issuer = await buildIssuer('Attestation Required Valid', { required: true, providers: [provider.ca] });
-    const { code, issuance, credentialId } = await offer(issuer);
+    const provider = await buildWalletProvider('Chained');
+    const issuer = await buildIssuer(t, 'Attestation Required Valid', {
+      policy: { wallet_attestation_required: true },
+      providers: [provider.ca],
+    });
+    const { code, issuance, credentialId } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     const answer = await tokenRequest(issuer, code, {
-      attestation: await attestation(provider.signer, instance, { x5c: [provider.signer.b64, provider.ca.b64] }),
+      attestation: await signWalletAttestation(provider.signer, instance, {
+        x5c: [provider.signer.b64, provider.ca.b64],
+      }),
       pop: await pop(issuer, instance),
     });
     expect(answer.statusCode, answer.body).toBe(200);
@@ -265,11 +186,11 @@ describe('wallet attestation at the token endpoint', () => {
 
   it('records a valid attestation when the policy does not require one (pinned signing certificate)', async () => {
     const signer = await makeCertificate({ subject: 'CN=Pinned Attestation Signer' });
-    const issuer = await buildIssuer('Attestation Optional Valid', { providers: [signer] });
-    const { code, issuance, credentialId } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'Attestation Optional Valid', { providers: [signer] });
+    const { code, issuance, credentialId } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     const answer = await tokenRequest(issuer, code, {
-      attestation: await attestation(signer, instance),
+      attestation: await signWalletAttestation(signer, instance),
       pop: await pop(issuer, instance),
     });
     expect(answer.statusCode, answer.body).toBe(200);
@@ -280,8 +201,8 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('keeps issuing to wallets without attestation when the policy does not require one', async () => {
-    const issuer = await buildIssuer('Attestation Optional Absent');
-    const { code, issuance, credentialId } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'Attestation Optional Absent');
+    const { code, issuance, credentialId } = await offerOf(t, issuer);
     const answer = await tokenRequest(issuer, code);
     expect(answer.statusCode, answer.body).toBe(200);
     await claim(issuer, issuance, answer.json().access_token);
@@ -289,14 +210,14 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('refuses an attestation of an untrusted provider, even when the policy does not require one', async () => {
-    const trusted = await buildProvider('Trusted');
-    const rogue = await buildProvider('Rogue');
-    const issuer = await buildIssuer('Attestation Untrusted', { providers: [trusted.ca] });
-    const { code } = await offer(issuer);
+    const trusted = await buildWalletProvider('Trusted');
+    const rogue = await buildWalletProvider('Rogue');
+    const issuer = await buildIssuer(t, 'Attestation Untrusted', { providers: [trusted.ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     await expectInvalidClient(
       await tokenRequest(issuer, code, {
-        attestation: await attestation(rogue.signer, instance, { x5c: [rogue.signer.b64, rogue.ca.b64] }),
+        attestation: await signWalletAttestation(rogue.signer, instance, { x5c: [rogue.signer.b64, rogue.ca.b64] }),
         pop: await pop(issuer, instance),
       }),
       /not of a wallet provider this issuer trusts/,
@@ -304,14 +225,16 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it("refuses an attestation vouched for only by another organization's provider", async () => {
-    const provider = await buildProvider('Elsewhere');
-    await buildIssuer('Attestation Provider Owner', { providers: [provider.ca] });
-    const issuer = await buildIssuer('Attestation Provider Borrower', { required: true });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Elsewhere');
+    await buildIssuer(t, 'Attestation Provider Owner', { providers: [provider.ca] });
+    const issuer = await buildIssuer(t, 'Attestation Provider Borrower', {
+      policy: { wallet_attestation_required: true },
+    });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     await expectInvalidClient(
       await tokenRequest(issuer, code, {
-        attestation: await attestation(provider.signer, instance),
+        attestation: await signWalletAttestation(provider.signer, instance),
         pop: await pop(issuer, instance),
       }),
       /trusts no wallet provider/,
@@ -319,13 +242,13 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('refuses an expired attestation', async () => {
-    const provider = await buildProvider('Expired');
-    const issuer = await buildIssuer('Attestation Expired', { providers: [provider.ca] });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Expired');
+    const issuer = await buildIssuer(t, 'Attestation Expired', { providers: [provider.ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     await expectInvalidClient(
       await tokenRequest(issuer, code, {
-        attestation: await attestation(provider.signer, instance, { exp: now() - 120 }),
+        attestation: await signWalletAttestation(provider.signer, instance, { exp: epochSeconds() - 120 }),
         pop: await pop(issuer, instance),
       }),
       /expired/,
@@ -340,12 +263,12 @@ describe('wallet attestation at the token endpoint', () => {
       notBefore: new Date(Date.now() - 10 * 86_400_000),
       notAfter: new Date(Date.now() - 86_400_000),
     });
-    const issuer = await buildIssuer('Attestation Expired Certificate', { providers: [ca] });
-    const { code } = await offer(issuer);
+    const issuer = await buildIssuer(t, 'Attestation Expired Certificate', { providers: [ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     await expectInvalidClient(
       await tokenRequest(issuer, code, {
-        attestation: await attestation(signer, instance),
+        attestation: await signWalletAttestation(signer, instance),
         pop: await pop(issuer, instance),
       }),
       /chain is not valid/,
@@ -353,14 +276,14 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('refuses an attestation signed by another key than its x5c certificate', async () => {
-    const provider = await buildProvider('Forged');
-    const issuer = await buildIssuer('Attestation Forged', { providers: [provider.ca] });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Forged');
+    const issuer = await buildIssuer(t, 'Attestation Forged', { providers: [provider.ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     const attackerKey = (await generateEs256KeyPair()).privateJwk;
     await expectInvalidClient(
       await tokenRequest(issuer, code, {
-        attestation: await attestation(provider.signer, instance, { signWith: attackerKey }),
+        attestation: await signWalletAttestation(provider.signer, instance, { signWith: attackerKey }),
         pop: await pop(issuer, instance),
       }),
       /not by the key of its x5c certificate/,
@@ -368,15 +291,15 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('refuses an attestation whose sub is not the client_id of the request', async () => {
-    const provider = await buildProvider('Sub');
-    const issuer = await buildIssuer('Attestation Sub', { providers: [provider.ca] });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Sub');
+    const issuer = await buildIssuer(t, 'Attestation Sub', { providers: [provider.ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     await expectInvalidClient(
       await tokenRequest(
         issuer,
         code,
-        { attestation: await attestation(provider.signer, instance), pop: await pop(issuer, instance) },
+        { attestation: await signWalletAttestation(provider.signer, instance), pop: await pop(issuer, instance) },
         { client_id: 'https://another-wallet.example' },
       ),
       /another client/,
@@ -384,14 +307,14 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('refuses a PoP signed by another key than the attestation cnf.jwk', async () => {
-    const provider = await buildProvider('Pop Key');
-    const issuer = await buildIssuer('Attestation Pop Key', { providers: [provider.ca] });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Pop Key');
+    const issuer = await buildIssuer(t, 'Attestation Pop Key', { providers: [provider.ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     const thief = await createHolderKey();
     await expectInvalidClient(
       await tokenRequest(issuer, code, {
-        attestation: await attestation(provider.signer, instance),
+        attestation: await signWalletAttestation(provider.signer, instance),
         pop: await pop(issuer, thief),
       }),
       /not signed by the wallet instance key/,
@@ -399,14 +322,14 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('refuses a PoP made for another issuer (aud)', async () => {
-    const provider = await buildProvider('Pop Aud');
-    const issuer = await buildIssuer('Attestation Pop Aud', { providers: [provider.ca] });
-    const other = await buildIssuer('Attestation Pop Aud Other', { providers: [provider.ca] });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Pop Aud');
+    const issuer = await buildIssuer(t, 'Attestation Pop Aud', { providers: [provider.ca] });
+    const other = await buildIssuer(t, 'Attestation Pop Aud Other', { providers: [provider.ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     await expectInvalidClient(
       await tokenRequest(issuer, code, {
-        attestation: await attestation(provider.signer, instance),
+        attestation: await signWalletAttestation(provider.signer, instance),
         pop: await pop(issuer, instance, { aud: other.issuer }),
       }),
       /another issuer/,
@@ -414,24 +337,27 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('refuses a PoP used twice (jti)', async () => {
-    const provider = await buildProvider('Pop Replay');
-    const issuer = await buildIssuer('Attestation Pop Replay', { providers: [provider.ca] });
+    const provider = await buildWalletProvider('Pop Replay');
+    const issuer = await buildIssuer(t, 'Attestation Pop Replay', { providers: [provider.ca] });
     const instance = await createHolderKey();
-    const headers = { attestation: await attestation(provider.signer, instance), pop: await pop(issuer, instance) };
-    const first = await tokenRequest(issuer, (await offer(issuer)).code, headers);
+    const headers = {
+      attestation: await signWalletAttestation(provider.signer, instance),
+      pop: await pop(issuer, instance),
+    };
+    const first = await tokenRequest(issuer, (await offerOf(t, issuer)).code, headers);
     expect(first.statusCode, first.body).toBe(200);
-    await expectInvalidClient(await tokenRequest(issuer, (await offer(issuer)).code, headers), /already used/);
+    await expectInvalidClient(await tokenRequest(issuer, (await offerOf(t, issuer)).code, headers), /already used/);
   });
 
   it('refuses a stale PoP (iat) and one from the future', async () => {
-    const provider = await buildProvider('Pop Stale');
-    const issuer = await buildIssuer('Attestation Pop Stale', { providers: [provider.ca] });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Pop Stale');
+    const issuer = await buildIssuer(t, 'Attestation Pop Stale', { providers: [provider.ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
-    for (const iat of [now() - 600, now() + 600]) {
+    for (const iat of [epochSeconds() - 600, epochSeconds() + 600]) {
       await expectInvalidClient(
         await tokenRequest(issuer, code, {
-          attestation: await attestation(provider.signer, instance),
+          attestation: await signWalletAttestation(provider.signer, instance),
           pop: await pop(issuer, instance, { iat }),
         }),
         /too old or from the future/,
@@ -440,10 +366,10 @@ describe('wallet attestation at the token endpoint', () => {
   });
 
   it('answers a PoP without a challenge, with an expired one or another issuer’s with use_attestation_challenge', async () => {
-    const provider = await buildProvider('Pop Challenge');
-    const issuer = await buildIssuer('Attestation Pop Challenge', { providers: [provider.ca] });
-    const other = await buildIssuer('Attestation Pop Challenge Other');
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Pop Challenge');
+    const issuer = await buildIssuer(t, 'Attestation Pop Challenge', { providers: [provider.ca] });
+    const other = await buildIssuer(t, 'Attestation Pop Challenge Other');
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     const deps = { db: t.runtime.ctx.database.db, offerCodeKey: t.runtime.ctx.secrets.offerCodeKey };
     for (const challenge of [
@@ -453,7 +379,7 @@ describe('wallet attestation at the token endpoint', () => {
       'forged.AAAAAAAAAAAAAAAAAAAAAA',
     ]) {
       const answer = await tokenRequest(issuer, code, {
-        attestation: await attestation(provider.signer, instance),
+        attestation: await signWalletAttestation(provider.signer, instance),
         pop: await pop(issuer, instance, { challenge }),
       });
       expect(answer.statusCode, answer.body).toBe(400);
@@ -463,26 +389,29 @@ describe('wallet attestation at the token endpoint', () => {
     }
     // The retries did not use the code: a PoP with the challenge just given gets the token.
     const retry = await tokenRequest(issuer, code, {
-      attestation: await attestation(provider.signer, instance),
+      attestation: await signWalletAttestation(provider.signer, instance),
       pop: await pop(issuer, instance),
     });
     expect(retry.statusCode, retry.body).toBe(200);
   });
 
   it('refuses an attestation of another typ, and a PoP that is not one', async () => {
-    const provider = await buildProvider('Typ');
-    const issuer = await buildIssuer('Attestation Typ', { providers: [provider.ca] });
-    const { code } = await offer(issuer);
+    const provider = await buildWalletProvider('Typ');
+    const issuer = await buildIssuer(t, 'Attestation Typ', { providers: [provider.ca] });
+    const { code } = await offerOf(t, issuer);
     const instance = await createHolderKey();
     await expectInvalidClient(
       await tokenRequest(issuer, code, {
-        attestation: await attestation(provider.signer, instance, { typ: 'JWT' }),
+        attestation: await signWalletAttestation(provider.signer, instance, { typ: 'JWT' }),
         pop: await pop(issuer, instance),
       }),
       /typ/,
     );
     await expectInvalidClient(
-      await tokenRequest(issuer, code, { attestation: await attestation(provider.signer, instance), pop: 'a.b' }),
+      await tokenRequest(issuer, code, {
+        attestation: await signWalletAttestation(provider.signer, instance),
+        pop: 'a.b',
+      }),
       /PoP is not a compact JWT/,
     );
   });
@@ -498,8 +427,8 @@ async function keyAttestation(
     await signerFromPrivateJwk(signer.key.privateJwk),
     { typ: 'key-attestation+jwt', x5c: [signer.b64] },
     {
-      iat: now() - 60,
-      exp: options.exp ?? now() + 3600,
+      iat: epochSeconds() - 60,
+      exp: options.exp ?? epochSeconds() + 3600,
       attested_keys: attested,
       key_storage: ['iso_18045_high'],
       user_authentication: ['iso_18045_moderate'],
@@ -509,15 +438,15 @@ async function keyAttestation(
 }
 
 /** Claims with a key proof of `holder` that carries `attestationJwt` in its header. */
-async function claimWithKeyAttestation(issuer: Issuer, holder: HolderKey, attestationJwt: string) {
-  const { code, issuance, credentialId } = await offer(issuer);
+async function claimWithKeyAttestation(issuer: TestIssuer, holder: HolderKey, attestationJwt: string) {
+  const { code, issuance, credentialId } = await offerOf(t, issuer);
   const token = await tokenRequest(issuer, code);
   expect(token.statusCode, token.body).toBe(200);
   const cNonce = await requestNonce(issuance.issuerMetadata, undefined, { fetch: fetchOf(t) });
   const proof = await signJwt(
     holder.signer,
     { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk, key_attestation: attestationJwt },
-    { aud: issuer.issuer, iat: now(), nonce: cNonce },
+    { aud: issuer.issuer, iat: epochSeconds(), nonce: cNonce },
   );
   const answer = await t.app.inject({
     method: 'POST',
@@ -530,8 +459,8 @@ async function claimWithKeyAttestation(issuer: Issuer, holder: HolderKey, attest
 
 describe('key attestations in key proofs', () => {
   it('records a key attestation of a trusted provider with the credential', async () => {
-    const provider = await buildProvider('Key Valid');
-    const issuer = await buildIssuer('Key Attestation Valid', { providers: [provider.ca] });
+    const provider = await buildWalletProvider('Key Valid');
+    const issuer = await buildIssuer(t, 'Key Attestation Valid', { providers: [provider.ca] });
     const holder = await createHolderKey();
     const { answer, credentialId } = await claimWithKeyAttestation(
       issuer,
@@ -548,8 +477,8 @@ describe('key attestations in key proofs', () => {
   });
 
   it('refuses a proof whose key is not among the attested keys (invalid_proof)', async () => {
-    const provider = await buildProvider('Key Other');
-    const issuer = await buildIssuer('Key Attestation Other Key', { providers: [provider.ca] });
+    const provider = await buildWalletProvider('Key Other');
+    const issuer = await buildIssuer(t, 'Key Attestation Other Key', { providers: [provider.ca] });
     const holder = await createHolderKey();
     const attestedElsewhere = await createHolderKey();
     const { answer, credentialId } = await claimWithKeyAttestation(
@@ -563,9 +492,9 @@ describe('key attestations in key proofs', () => {
   });
 
   it('refuses a key attestation of an untrusted provider (invalid_proof), nothing claimed', async () => {
-    const trusted = await buildProvider('Key Trusted');
-    const rogue = await buildProvider('Key Rogue');
-    const issuer = await buildIssuer('Key Attestation Untrusted', { providers: [trusted.ca] });
+    const trusted = await buildWalletProvider('Key Trusted');
+    const rogue = await buildWalletProvider('Key Rogue');
+    const issuer = await buildIssuer(t, 'Key Attestation Untrusted', { providers: [trusted.ca] });
     const holder = await createHolderKey();
     const { answer, credentialId } = await claimWithKeyAttestation(
       issuer,
@@ -581,8 +510,8 @@ describe('key attestations in key proofs', () => {
   });
 
   it('refuses a key attestation made for another c_nonce (invalid_proof)', async () => {
-    const provider = await buildProvider('Key Nonce');
-    const issuer = await buildIssuer('Key Attestation Nonce', { providers: [provider.ca] });
+    const provider = await buildWalletProvider('Key Nonce');
+    const issuer = await buildIssuer(t, 'Key Attestation Nonce', { providers: [provider.ca] });
     const holder = await createHolderKey();
     const { answer } = await claimWithKeyAttestation(
       issuer,
@@ -595,13 +524,13 @@ describe('key attestations in key proofs', () => {
   });
 
   it('refuses an expired key attestation (invalid_proof)', async () => {
-    const provider = await buildProvider('Key Expired');
-    const issuer = await buildIssuer('Key Attestation Expired', { providers: [provider.ca] });
+    const provider = await buildWalletProvider('Key Expired');
+    const issuer = await buildIssuer(t, 'Key Attestation Expired', { providers: [provider.ca] });
     const holder = await createHolderKey();
     const { answer } = await claimWithKeyAttestation(
       issuer,
       holder,
-      await keyAttestation(provider.signer, [holder.publicJwk], { exp: now() - 600 }),
+      await keyAttestation(provider.signer, [holder.publicJwk], { exp: epochSeconds() - 600 }),
     );
     expect(answer.statusCode, answer.body).toBe(400);
     expect(answer.json().error).toBe('invalid_proof');
@@ -610,9 +539,12 @@ describe('key attestations in key proofs', () => {
 
 describe('@cp/holder with a wallet attestation and a key attestation', () => {
   it('claims from an issuer that requires attestation: challenge fetched, PoP per request, both recorded', async () => {
-    const provider = await buildProvider('Holder Library');
-    const issuer = await buildIssuer('Attestation Holder Library', { required: true, providers: [provider.ca] });
-    const { credentialId } = await offer(issuer);
+    const provider = await buildWalletProvider('Holder Library');
+    const issuer = await buildIssuer(t, 'Attestation Holder Library', {
+      policy: { wallet_attestation_required: true },
+      providers: [provider.ca],
+    });
+    const { credentialId } = await offerOf(t, issuer);
     // The offer above was resolved already; a second one is claimed through the library from its link.
     const created = await t.app.inject({
       method: 'POST',
@@ -640,7 +572,7 @@ describe('@cp/holder with a wallet attestation and a key attestation', () => {
       link,
       {
         key: holder,
-        walletAttestation: { attestation: await attestation(provider.signer, instance), key: instance },
+        walletAttestation: { attestation: await signWalletAttestation(provider.signer, instance), key: instance },
         keyAttestation: await keyAttestation(provider.signer, [holder.publicJwk]),
       },
       { fetch: recording },
