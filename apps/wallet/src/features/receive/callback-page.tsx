@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { type StoredCredential, WalletErrorCode, type WalletVault } from '../../app/core-api.ts';
 import { errorCode, errorMessage } from '../../app/error-message.ts';
 import { completeAuthorizedReceive } from '../../app/protocol-api.ts';
@@ -35,11 +35,13 @@ export function CallbackPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const vault = useVault();
+  const { pathname, search } = useLocation();
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
     let active = true;
-    const callback = globalThis.location.href;
+    // The URL the issuer sent the browser to, on this wallet's origin (as the redirect URI was).
+    const callback = new URL(`${pathname}${search}`, globalThis.location.origin).href;
     redeemOnce(callback, vault)
       .then((stored) => {
         if (!active) return;
@@ -50,7 +52,7 @@ export function CallbackPage() {
     return () => {
       active = false;
     };
-  }, [vault, navigate]);
+  }, [vault, navigate, pathname, search]);
 
   if (error === null) return <Working text={t('receive.accepting')} />;
   const code = errorCode(error);
