@@ -17,10 +17,11 @@ let api: (path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
 beforeAll(async () => {
   [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
-  organizationId = runAdmin(product, ['org', 'list'])
+  const demo = runAdmin(product, ['org', 'list'])
     .stdout.split('\n')
-    .find((line) => line.includes('Demo Organization'))
-    ?.split(' ')[0]!;
+    .find((line) => line.includes('Demo Organization'));
+  expect(demo).toBeDefined();
+  organizationId = demo!.split(' ')[0]!;
   const created = runAdmin(product, ['api-key', 'create', '--org', organizationId, '--name', 'Wallet-initiated']);
   const key = /key: (\S+)/.exec(created.stdout)?.[1];
   const secret = /secret: (\S+)/.exec(created.stdout)?.[1];
