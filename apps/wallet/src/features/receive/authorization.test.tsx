@@ -111,7 +111,7 @@ describe('getting credentials from an issuer (wallet-initiated)', () => {
   it('reads the issuer, lets the holder choose a credential, and sends the tab to the issuer’s page', async () => {
     const vault = new FakeVault({ passcode: 'p', unlocked: true });
     vi.mocked(protocol.resolveIssuer).mockResolvedValue(resolvedIssuer);
-    const chosen = { ...offerOnlyAuthorizationCode };
+    const chosen = { ...offerOnlyAuthorizationCode } as Awaited<ReturnType<typeof protocol.resolveIssuerConfiguration>>;
     vi.mocked(protocol.resolveIssuerConfiguration).mockResolvedValue(chosen);
     vi.mocked(protocol.startAuthorizedReceive).mockResolvedValue(AUTHORIZE);
     const { user } = renderApp('/', vault);
