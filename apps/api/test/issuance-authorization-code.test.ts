@@ -757,6 +757,44 @@ describe('wallet-initiated issuance', () => {
     expect((await mailsTo(t, email)).length).toBe(10);
   });
 
+  it('names the app the credentials go to (the redirect URI origin) on the e-mail and code pages', async () => {
+    const issuer = await buildIssuer('AC Wallet Recipient');
+    const email = 'recipient-origin@example.com';
+    await issueTo(issuer, email);
+    // A request someone else pushed, with their own redirect URI: the holder must see where the code would go.
+    const { requestUri } = await pushed(issuer, {
+      scope: issuer.slug,
+      redirect_uri: 'https://other-app.example:8443/cb?x=1',
+    });
+    const page = await authorize(issuer, { client_id: CLIENT_ID, request_uri: requestUri });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain(
+      'Your credentials will be sent to the app at <strong data-recipient-origin>https://other-app.example:8443</strong>',
+    );
+    expect(page.body).not.toContain('/cb?x=1');
+    expect(page.body).not.toContain('vouched for by');
+    const flow = /name="flow" value="([^"]+)"/.exec(page.body)![1]!;
+    const cookie = /cp_issuer_flow=([^;]+)/.exec(String(page.headers['set-cookie']))![1]!;
+    const codePage = await postForm(issuer, 'email', { flow, cookie }, { email });
+    expect(codePage.statusCode).toBe(200);
+    expect(codePage.body).toContain('name="code"');
+    expect(codePage.body).toContain('<strong data-recipient-origin>https://other-app.example:8443</strong>');
+  });
+
+  it("names the redirect origin in the holder's language, and a custom scheme as its scheme", async () => {
+    const issuer = await buildIssuer('AC Wallet Recipient Ja');
+    const { requestUri } = await pushed(issuer, { scope: issuer.slug, redirect_uri: 'eudi-openid4vci:/callback' });
+    const page = await authorize(
+      issuer,
+      { client_id: CLIENT_ID, request_uri: requestUri },
+      { 'accept-language': 'ja' },
+    );
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain(
+      '証明書は <strong data-recipient-origin>eudi-openid4vci:</strong> のアプリに送られます。',
+    );
+  });
+
   it('speaks the language of Accept-Language', async () => {
     const issuer = await buildIssuer('AC Wallet Ja');
     const flow = await startWalletFlow(issuer, { 'accept-language': 'ja-JP,ja;q=0.9' });
@@ -883,6 +921,35 @@ describe('wallet attestation through the authorization code flow', () => {
     );
     return { issuer, walletAttestation: { attestation, key: instance } };
   }
+
+  it('names the attested wallet provider on the authorization page of a wallet-initiated request', async () => {
+    const name = 'AC Attestation Page';
+    const { issuer, walletAttestation } = await attestedWallet(name);
+    const context = { fetch: fetchOf(t) };
+    const issuance = await resolveWalletInitiatedIssuance(issuer.issuer, issuer.slug, context);
+    let body = '';
+    const stop = new Error('seen');
+    const received = holderRequestCredential(
+      issuance,
+      {
+        key: await createHolderKey(),
+        batchSize: 1,
+        walletAttestation,
+        authorizationCode: {
+          redirectUri: REDIRECT_URI,
+          authorize: async (url) => {
+            const { pathname, search } = new URL(url);
+            body = (await t.app.inject({ url: `${pathname}${search}` })).body;
+            throw stop;
+          },
+        },
+      },
+      context,
+    );
+    await expect(received).rejects.toThrow();
+    expect(body).toContain('<strong data-recipient-origin>https://wallet.example</strong>');
+    expect(body).toContain(`That wallet app is vouched for by <strong>${name} provider</strong>.`);
+  });
 
   it('refuses a PAR without the attestation the policy requires', async () => {
     const { issuer } = await attestedWallet('AC Attestation Missing');

@@ -1091,6 +1091,8 @@ export const authorizationRequests = pgTable(
     offerId: uuid('offer_id').references(() => credentialOffers.id, { onDelete: 'cascade' }),
     state: text('state'),
     dpopJkt: text('dpop_jkt'),
+    /** The wallet provider whose attestation was checked at the PAR: the authorization page names it. */
+    walletProviderName: text('wallet_provider_name'),
     flowHash: text('flow_hash'),
     flowExpiresAt: timestamp('flow_expires_at', { withTimezone: true }),
     createdAt: createdAt(),

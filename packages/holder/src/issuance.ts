@@ -403,39 +403,81 @@ function attestationSubject(walletAttestation: WalletAttestation | undefined): s
 }
 
 /**
- * The access token of the authorization code flow (OpenID4VCI 1.0 §5, RFC 6749 §4.1) as @openid4vc/openid4vci's
- * client runs it: a pushed authorization request (RFC 9126) with PKCE (RFC 7636, S256 as the issuer announces)
- * and the offer's `issuer_state`, for the configuration's `scope` (or `authorization_details` without one); the
- * browser step (`authorize`); the response's `state` and `iss` (RFC 9207) checked; the code exchanged with its
- * verifier. With `dpop`, the PAR and the token request carry proofs of its key and the token is bound to it.
+ * What must outlive the browser step of the authorization code flow, as plain (cloneable, storable) data: a
+ * wallet in a web page loses its memory when it navigates to the issuer, so it keeps this until the issuer sends
+ * the browser back. `codeVerifier` is the PKCE secret (RFC 7636): keep it out of URLs and logs, use it once.
  */
-export async function requestAccessTokenWithAuthorizationCode(
-  issuance: Pick<Issuance, 'offer' | 'issuerMetadata' | 'configurationId' | 'configuration'>,
-  options: { authorization: AuthorizationCodeOptions; dpop?: DpopSession; walletAttestation?: WalletAttestation },
+export interface PendingAuthorization {
+  /** Where to send the browser: the issuer's authorization endpoint with the pushed request's `request_uri`. */
+  authorizationRequestUrl: string;
+  state: string;
+  codeVerifier: string;
+  clientId: string;
+  redirectUri: string;
+  /** The DPoP nonce the pushed authorization request answered, for the token request's proof. */
+  dpopNonce?: string;
+}
+
+type AuthorizationIssuance = Pick<Issuance, 'offer' | 'issuerMetadata' | 'configurationId' | 'configuration'>;
+
+function authorizationServerOf(issuance: AuthorizationIssuance) {
+  const grant = issuance.offer.grants?.[AUTHORIZATION_CODE_GRANT];
+  if (!grant) throw new HolderError('OFFER_UNSUPPORTED', 'The offer has no authorization code grant');
+  return {
+    grant,
+    authorizationServerMetadata: getAuthorizationServerMetadataFromList(
+      issuance.issuerMetadata.authorizationServers,
+      grant.authorization_server ?? issuance.issuerMetadata.authorizationServers[0]?.issuer ?? '',
+    ),
+  };
+}
+
+/** A failure of the authorization code flow as the holder's error (the issuer's OAuth error kept as its words). */
+function authorizationFailure(err: unknown): HolderError {
+  const own = holderErrorIn(err);
+  if (own) return own;
+  const body = (err as { errorResponse?: unknown }).errorResponse;
+  const remote = remoteErrorOf(body);
+  const status = statusOf(err);
+  return new HolderError(
+    tokenErrorCode(body, false),
+    typeof status === 'number' ? `The issuer answered ${status}` : `No access token: ${errorMessage(err)}`,
+    remoteDetail(remote),
+    remote,
+  );
+}
+
+/**
+ * The first half of the authorization code flow (OpenID4VCI 1.0 §5, RFC 6749 §4.1) as @openid4vc/oauth2's client
+ * runs it: a pushed authorization request (RFC 9126) with PKCE (RFC 7636, S256 as the issuer announces) and the
+ * offer's `issuer_state`, for the configuration's `scope` (or `authorization_details` without one). With `dpop`,
+ * the PAR carries a proof of its key (RFC 9449 §10: the code is bound to it). Answers what the browser step needs
+ * and what finishAuthorizationCodeFlow needs after it.
+ */
+export async function startAuthorizationCodeFlow(
+  issuance: AuthorizationIssuance,
+  options: {
+    redirectUri: string;
+    clientId?: string;
+    dpop?: DpopSession;
+    walletAttestation?: WalletAttestation;
+  },
   context: HolderContext = {},
-) {
-  const { authorization, dpop, walletAttestation } = options;
-  if (!issuance.offer.grants?.[AUTHORIZATION_CODE_GRANT]) {
-    throw new HolderError('OFFER_UNSUPPORTED', 'The offer has no authorization code grant');
-  }
+): Promise<PendingAuthorization> {
+  const { dpop, walletAttestation } = options;
   const callbacks = clientCallbacks(context, 'ISSUER_UNREACHABLE', dpop?.key, walletAttestation);
-  const oid4vci = new Openid4vciClient({ callbacks });
   // The OAuth client itself for the authorization request: the offer's convenience method drops `state`.
   const oauth2 = new Oauth2Client({ callbacks });
-  const clientId = authorization.clientId ?? attestationSubject(walletAttestation) ?? DEFAULT_CLIENT_ID;
+  const clientId = options.clientId ?? attestationSubject(walletAttestation) ?? DEFAULT_CLIENT_ID;
   const state = randomState();
   const scope = str(issuance.configuration.scope);
   try {
-    const grant = issuance.offer.grants[AUTHORIZATION_CODE_GRANT];
-    const authorizationServerMetadata = getAuthorizationServerMetadataFromList(
-      issuance.issuerMetadata.authorizationServers,
-      grant.authorization_server ?? issuance.issuerMetadata.authorizationServers[0]?.issuer ?? '',
-    );
+    const { grant, authorizationServerMetadata } = authorizationServerOf(issuance);
     const issuerState = str(grant.issuer_state);
     const request = await oauth2.createAuthorizationRequestUrl({
       authorizationServerMetadata,
       clientId,
-      redirectUri: authorization.redirectUri,
+      redirectUri: options.redirectUri,
       state,
       resource: issuance.issuerMetadata.credentialIssuer.credential_issuer,
       ...(scope ? { scope } : {}),
@@ -452,26 +494,65 @@ export async function requestAccessTokenWithAuthorizationCode(
       ...(dpop ? { dpop: dpopOptions(dpop) } : {}),
     });
     if (!request.pkce) throw new HolderError('ISSUER_ERROR', 'The issuer does not announce PKCE (S256)');
-    const redirect = await authorization.authorize(request.authorizationRequestUrl);
+    const dpopNonce = request.dpop?.nonce;
+    return {
+      authorizationRequestUrl: request.authorizationRequestUrl,
+      state,
+      codeVerifier: request.pkce.codeVerifier,
+      clientId,
+      redirectUri: options.redirectUri,
+      ...(dpopNonce ? { dpopNonce } : {}),
+    };
+  } catch (err) {
+    throw authorizationFailure(err);
+  }
+}
+
+/**
+ * The second half: the URL the issuer sent the browser back to (`redirectUri` with `code`, `state` and `iss`, or
+ * an `error`) is checked, its `state` against the pending request's and its `iss` against the authorization
+ * server (RFC 9207), then the code is exchanged with the PKCE verifier (and, with `dpop`, a proof of the key the
+ * PAR was made with: the token is bound to it).
+ */
+export async function finishAuthorizationCodeFlow(
+  issuance: AuthorizationIssuance,
+  pending: PendingAuthorization,
+  redirectUrl: string,
+  options: { dpop?: DpopSession; walletAttestation?: WalletAttestation } = {},
+  context: HolderContext = {},
+) {
+  const { dpop, walletAttestation } = options;
+  const oid4vci = new Openid4vciClient({
+    callbacks: clientCallbacks(context, 'ISSUER_UNREACHABLE', dpop?.key, walletAttestation),
+  });
+  try {
+    const { authorizationServerMetadata } = authorizationServerOf(issuance);
     const response = oid4vci.parseAndVerifyAuthorizationResponseRedirectUrl({
-      url: redirect,
+      url: redirectUrl,
       authorizationServerMetadata,
     });
     if (response.error !== undefined) {
-      throw new HolderError('ISSUER_ERROR', `The issuer refused the authorization: ${response.error}`);
+      const description = str((response as { error_description?: unknown }).error_description);
+      const remote = { error: String(response.error), ...(description ? { description } : {}) };
+      throw new HolderError(
+        'ISSUER_ERROR',
+        `The issuer refused the authorization: ${response.error}`,
+        remoteDetail(remote),
+        remote,
+      );
     }
-    if (response.state !== state)
+    if (response.state !== pending.state)
       throw new HolderError('ISSUER_ERROR', 'The authorization response is of another request (state)');
-    const dpopAfterPar = request.dpop ?? (dpop ? dpopOptions(dpop) : undefined);
+    if (dpop && !dpop.nonce && pending.dpopNonce) dpop.nonce = pending.dpopNonce;
     const answer = await oid4vci.retrieveAuthorizationCodeAccessTokenFromOffer({
       credentialOffer: issuance.offer,
       issuerMetadata: issuance.issuerMetadata,
       authorizationCode: response.code,
-      pkceCodeVerifier: request.pkce.codeVerifier,
-      redirectUri: authorization.redirectUri,
+      pkceCodeVerifier: pending.codeVerifier,
+      redirectUri: pending.redirectUri,
       // RFC 6749 §4.1.3: a public client names itself.
-      additionalRequestPayload: { client_id: clientId },
-      ...(dpopAfterPar ? { dpop: dpopAfterPar } : {}),
+      additionalRequestPayload: { client_id: pending.clientId },
+      ...(dpop ? { dpop: dpopOptions(dpop) } : {}),
     });
     if (dpop) {
       if (answer.accessTokenResponse.token_type.toLowerCase() !== 'dpop') {
@@ -481,18 +562,38 @@ export async function requestAccessTokenWithAuthorizationCode(
     }
     return answer.accessTokenResponse;
   } catch (err) {
-    const own = holderErrorIn(err);
-    if (own) throw own;
-    const body = (err as { errorResponse?: unknown }).errorResponse;
-    const remote = remoteErrorOf(body);
-    const status = statusOf(err);
-    throw new HolderError(
-      tokenErrorCode(body, false),
-      typeof status === 'number' ? `The issuer answered ${status}` : `No access token: ${errorMessage(err)}`,
-      remoteDetail(remote),
-      remote,
-    );
+    throw authorizationFailure(err);
   }
+}
+
+/**
+ * The access token of the authorization code flow in one call: startAuthorizationCodeFlow, the browser step
+ * (`authorize`), finishAuthorizationCodeFlow. For a holder whose memory survives the browser step (an app, a
+ * test); a web page that navigates away uses the two halves itself.
+ */
+export async function requestAccessTokenWithAuthorizationCode(
+  issuance: AuthorizationIssuance,
+  options: { authorization: AuthorizationCodeOptions; dpop?: DpopSession; walletAttestation?: WalletAttestation },
+  context: HolderContext = {},
+) {
+  const { authorization, dpop, walletAttestation } = options;
+  const common = { ...(dpop ? { dpop } : {}), ...(walletAttestation ? { walletAttestation } : {}) };
+  const pending = await startAuthorizationCodeFlow(
+    issuance,
+    {
+      redirectUri: authorization.redirectUri,
+      ...(authorization.clientId ? { clientId: authorization.clientId } : {}),
+      ...common,
+    },
+    context,
+  );
+  let redirect: string;
+  try {
+    redirect = await authorization.authorize(pending.authorizationRequestUrl);
+  } catch (err) {
+    throw authorizationFailure(err);
+  }
+  return finishAuthorizationCodeFlow(issuance, pending, redirect, common, context);
 }
 
 /**
@@ -732,6 +833,12 @@ export interface RequestCredentialOptions {
    * required for a wallet-initiated issuance, possible for an offer that carries both grants.
    */
   authorizationCode?: AuthorizationCodeOptions;
+  /**
+   * Redeem the code of an authorization code flow started earlier (startAuthorizationCodeFlow) with the URL the
+   * issuer sent the browser back to: a web wallet that navigated to the issuer and came back. With DPoP, pass the
+   * PAR's key as `dpopKey`.
+   */
+  authorizationResponse?: { pending: PendingAuthorization; redirectUrl: string };
 }
 
 /**
@@ -762,17 +869,25 @@ export async function requestIssuedCredentials(
     ...(dpop ? { dpop } : {}),
     ...(options.walletAttestation ? { walletAttestation: options.walletAttestation } : {}),
   };
-  const token = options.authorizationCode
-    ? await requestAccessTokenWithAuthorizationCode(
+  const token = options.authorizationResponse
+    ? await finishAuthorizationCodeFlow(
         issuance,
-        { authorization: options.authorizationCode, ...common },
+        options.authorizationResponse.pending,
+        options.authorizationResponse.redirectUrl,
+        common,
         context,
       )
-    : await requestAccessToken(
-        issuance,
-        { ...(options.txCode !== undefined ? { txCode: options.txCode } : {}), ...common },
-        context,
-      );
+    : options.authorizationCode
+      ? await requestAccessTokenWithAuthorizationCode(
+          issuance,
+          { authorization: options.authorizationCode, ...common },
+          context,
+        )
+      : await requestAccessToken(
+          issuance,
+          { ...(options.txCode !== undefined ? { txCode: options.txCode } : {}), ...common },
+          context,
+        );
   let nonce = await requestNonce(issuance.issuerMetadata, str(token.c_nonce), context);
   for (let attempt = 0; attempt < 2; attempt++) {
     const proofs = await Promise.all(

@@ -4,6 +4,8 @@
  * (issue 16). Everything else the screens use comes through core-api.ts. Component tests mock both modules with
  * src/test/core-api-mock.ts.
  */
+
+export { loadPlatformTrust } from '../core/platform-trust.ts';
 export {
   answersRequest,
   chosenCandidates,
@@ -16,3 +18,10 @@ export {
   submitPresentation,
 } from '../core/present.ts';
 export { acceptOffer, resolveOffer } from '../core/receive.ts';
+export {
+  completeAuthorizedReceive,
+  type ResolvedIssuer,
+  resolveIssuer,
+  resolveIssuerConfiguration,
+  startAuthorizedReceive,
+} from '../core/receive-authorization.ts';

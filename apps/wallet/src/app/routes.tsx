@@ -49,6 +49,14 @@ export const routes: RouteObject[] = [
         lazy: () => import('../features/receive/receive-page.tsx').then((m) => ({ Component: m.ReceivePage })),
       },
       {
+        path: 'receive/callback',
+        lazy: () => import('../features/receive/callback-page.tsx').then((m) => ({ Component: m.CallbackPage })),
+      },
+      {
+        path: 'receive/issuer',
+        lazy: () => import('../features/receive/issuer-page.tsx').then((m) => ({ Component: m.IssuerPage })),
+      },
+      {
         path: 'present',
         lazy: () => import('../features/present/present-page.tsx').then((m) => ({ Component: m.PresentPage })),
       },

@@ -41,6 +41,12 @@ export const WalletErrorCode = {
   VAULT_STATE: 'VAULT_STATE',
   /** No connection, or the server did not answer. */
   NETWORK: 'NETWORK',
+  /** The issuer sent the browser back without a pending request of this tab, or after it expired (10 min). */
+  AUTHORIZATION_EXPIRED: 'AUTHORIZATION_EXPIRED',
+  /** The issuer's answer is not for the request this wallet made (`state`): nothing is redeemed. */
+  AUTHORIZATION_STATE_MISMATCH: 'AUTHORIZATION_STATE_MISMATCH',
+  /** The holder (or the issuer) declined at the issuer's page (`access_denied`). */
+  AUTHORIZATION_DENIED: 'AUTHORIZATION_DENIED',
 } as const;
 export type WalletErrorCode = (typeof WalletErrorCode)[keyof typeof WalletErrorCode];
 

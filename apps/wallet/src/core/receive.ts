@@ -7,10 +7,13 @@ import {
   verifySdJwtVc,
 } from '@cp/credentials';
 import {
+  AUTHORIZATION_CODE_GRANT,
   createHolderKey,
   type HolderKey,
   type Issuance,
+  PRE_AUTHORIZED_GRANT,
   REGISTERED_CLAIMS,
+  type RequestCredentialOptions,
   requestCredential,
   resolveCredentialOffer,
   sameKey,
@@ -123,7 +126,7 @@ async function announcedAssurance(
  * and, from its JWT VC Issuer Metadata when it publishes one, the platform's KYB decision and who vouches
  * for its key.
  */
-async function issuerInfo(
+export async function issuerInfo(
   credentialIssuer: string,
   metadata: Record<string, unknown>,
   locale: string,
@@ -166,7 +169,7 @@ export async function resolveOffer(input: string, locale: string): Promise<Resol
 }
 
 /** The offer's configuration in a format, from the offer and metadata already read (undefined: none). */
-function issuanceIn(issuance: Issuance, format: CredentialFormat): Issuance | undefined {
+export function issuanceIn(issuance: Issuance, format: CredentialFormat): Issuance | undefined {
   const described = issuance.issuerMetadata.credentialIssuer.credential_configurations_supported;
   const matches = (value: unknown) =>
     format === 'mso_mdoc' ? value === 'mso_mdoc' : value === 'dc+sd-jwt' || value === 'vc+sd-jwt';
@@ -179,7 +182,11 @@ function issuanceIn(issuance: Issuance, format: CredentialFormat): Issuance | un
 }
 
 /** How a configuration is shown: its display (1.0 `credential_metadata`, or on itself in drafts) and claim labels. */
-function configurationDisplay(issuance: Issuance, locale: string, format: CredentialFormat) {
+export function configurationDisplay(
+  issuance: Pick<Issuance, 'configuration' | 'configurationId'>,
+  locale: string,
+  format: CredentialFormat,
+) {
   const { configuration, configurationId } = issuance;
   const credentialMetadata = isObject(configuration.credential_metadata) ? configuration.credential_metadata : {};
   return {
@@ -192,14 +199,16 @@ function configurationDisplay(issuance: Issuance, locale: string, format: Creden
 export async function resolveOfferWithSession(input: string, locale: string): Promise<ResolvedOfferWithSession> {
   let issuance: Issuance | undefined;
   try {
-    issuance = await withHolder('OFFER_INVALID', (context) => resolveCredentialOffer(input, context));
+    issuance = await withHolder('OFFER_INVALID', (context) =>
+      resolveCredentialOffer(input, context, { authorizationCode: true }),
+    );
   } catch (err) {
     // The offer's first configuration is not an SD-JWT VC: its first SD-JWT VC (the default whenever one is
     // offered), else its mdoc; else what was wrong with the offer in the first place.
     if (!(err instanceof WalletError) || err.code !== 'OFFER_UNSUPPORTED') throw err;
     for (const format of ['dc+sd-jwt', 'mso_mdoc'] as const) {
       issuance = await withHolder('OFFER_INVALID', (context) =>
-        resolveCredentialOffer(input, context, { format }),
+        resolveCredentialOffer(input, context, { authorizationCode: true, format }),
       ).catch(() => undefined);
       if (issuance) break;
     }
@@ -209,9 +218,21 @@ export async function resolveOfferWithSession(input: string, locale: string): Pr
   const metadata = issuance.issuerMetadata.credentialIssuer as Record<string, unknown>;
   const issuer = await issuerInfo(offer.credential_issuer, metadata, locale);
   const format: CredentialFormat = issuance.configuration.format === 'mso_mdoc' ? 'mso_mdoc' : 'dc+sd-jwt';
+  const authorizationCode = offer.grants?.[AUTHORIZATION_CODE_GRANT]
+    ? offer.grants[PRE_AUTHORIZED_GRANT]
+      ? ('possible' as const)
+      : ('required' as const)
+    : undefined;
+  // The authorization code flow receives SD-JWT VCs only (an mdoc needs the pre-authorized code).
+  if (authorizationCode === 'required' && format === 'mso_mdoc') {
+    throw new WalletError('OFFER_UNSUPPORTED', 'An mdoc is received with a pre-authorized code only');
+  }
   const formats: CredentialFormat[] =
-    format === 'dc+sd-jwt' && issuanceIn(issuance, 'mso_mdoc') ? ['dc+sd-jwt', 'mso_mdoc'] : [format];
+    format === 'dc+sd-jwt' && authorizationCode !== 'required' && issuanceIn(issuance, 'mso_mdoc')
+      ? ['dc+sd-jwt', 'mso_mdoc']
+      : [format];
   return {
+    ...(authorizationCode ? { authorizationCode } : {}),
     credentialIssuer: offer.credential_issuer,
     issuer,
     configurationId,
@@ -341,10 +362,31 @@ export async function acceptOffer(
   const issuance = issuanceIn(session, format);
   if (!issuance) throw new WalletError('OFFER_UNSUPPORTED', `The offer has no ${format} credential`);
   if (format === 'mso_mdoc') return acceptMdoc(resolved, issuance, vault, options.txCode);
+  if (resolved.authorizationCode === 'required') {
+    throw new WalletError('OFFER_UNSUPPORTED', 'This offer is redeemed at the issuer’s page (authorization code)');
+  }
+  return receiveSdJwtVc(resolved, issuance, vault, {
+    // DPoP (RFC 9449) when the issuer takes it: a key of this one request, never the holder key, so that the
+    // access token is useless to whoever intercepts it and issuers cannot link requests by it.
+    dpopKey: await createHolderKey(),
+    ...(options.txCode !== undefined ? { txCode: options.txCode } : {}),
+    ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+  });
+}
+
+/**
+ * Redeems an SD-JWT VC configuration (@cp/holder: token by the grant `redeem` says, nonce, key proofs, credentials
+ * bound to the vault's key and, in a batch, to a fresh key per further instance), then verifies each credential
+ * against the issuer the wallet trusts, reads its status and stores it: a batch as ONE credential with its
+ * instances (each with its key, in the encrypted record), presented a fresh one at a time.
+ */
+export async function receiveSdJwtVc(
+  resolved: ResolvedOffer,
+  issuance: Issuance,
+  vault: WalletVault,
+  redeem: Omit<RequestCredentialOptions, 'key' | 'createKey'>,
+): Promise<StoredCredential> {
   const holder = vault.holder();
-  // DPoP (RFC 9449) when the issuer takes it: a key of this one request, never the holder key, so that the
-  // access token is useless to whoever intercepts it and issuers cannot link requests by it.
-  const dpopKey = await createHolderKey();
   // The keys of further batch instances: kept (private half included) to be stored with their instance.
   const batchKeys = new Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>();
   const createKey = async () => {
@@ -354,17 +396,7 @@ export async function acceptOffer(
     return key;
   };
   const { credential: raw, instances: received } = await withHolder('ISSUER_ERROR', (context) =>
-    requestCredential(
-      issuance,
-      {
-        key: holder,
-        dpopKey,
-        createKey,
-        ...(options.txCode !== undefined ? { txCode: options.txCode } : {}),
-        ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
-      },
-      context,
-    ),
+    requestCredential(issuance, { ...redeem, key: holder, createKey }, context),
   );
   const vct = str(issuance.configuration.vct);
   const trust = await loadPlatformTrust();

@@ -188,6 +188,12 @@ export interface ResolvedOffer {
    * offers the credential as an ISO mdoc (`mso_mdoc`), so the holder may choose (absent: SD-JWT VC only).
    */
   formats?: CredentialFormat[];
+  /**
+   * The offer carries the authorization code grant (OpenID4VCI 1.0 §4.1.1, `issuer_state`): `possible` next to a
+   * pre-authorized code, `required` without one (then only the issuer's page leads to the credential). Absent: the
+   * pre-authorized code only. A wallet-initiated issuance (no offer) is `required` too.
+   */
+  authorizationCode?: 'possible' | 'required';
 }
 
 export interface ResolvedPresentationRequest {

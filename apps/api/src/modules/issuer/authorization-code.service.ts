@@ -216,18 +216,34 @@ export async function pushAuthorizationRequest(
     offerId,
     state: authorizationRequest.state ?? null,
     dpopJkt: dpopJkt ?? null,
+    walletProviderName: request.walletAttestation?.record.provider_name ?? null,
     expiresAt: new Date(now.getTime() + PAR_TTL_SECONDS * 1000),
   });
   return authorizationServer.createPushedAuthorizationResponse({ requestUri, expiresInSeconds: PAR_TTL_SECONDS })
     .pushedAuthorizationResponse;
 }
 
+/**
+ * Who receives what the browser flow grants: the redirect URI (its origin is shown) and the wallet provider
+ * whose attestation was checked at the PAR. Shown on every page of the flow, so that a holder who follows a
+ * link someone else pushed sees that the credentials would go to that someone's app.
+ */
+export interface FlowRecipient {
+  redirectUri: string;
+  walletProviderName: string | null;
+}
+
 /** What the authorization endpoint answers: a redirect with a code, or a page of the browser flow. */
 export type AuthorizeOutcome =
   | { kind: 'redirect'; location: string }
-  | { kind: 'email'; flow: string; redirectUri: string }
-  | { kind: 'code'; flow: string; redirectUri: string; message?: AuthorizeMessage; attemptsLeft?: number }
+  | ({ kind: 'email'; flow: string } & FlowRecipient)
+  | ({ kind: 'code'; flow: string; message?: AuthorizeMessage; attemptsLeft?: number } & FlowRecipient)
   | { kind: 'message'; message: AuthorizeMessage; status: number };
+
+const recipientOf = (row: repository.AuthorizationRequestRow): FlowRecipient => ({
+  redirectUri: row.redirectUri,
+  walletProviderName: row.walletProviderName,
+});
 
 const refused = (message: AuthorizeMessage, status = 400): AuthorizeOutcome => ({ kind: 'message', message, status });
 
@@ -287,7 +303,7 @@ export async function authorize(
     { flowHash: sha256(flow), flowExpiresAt: new Date(now.getTime() + FLOW_TTL_SECONDS * 1000) },
   );
   if (!row) return refused('invalid_request');
-  if (!row.offerId) return { kind: 'email', flow, redirectUri: row.redirectUri };
+  if (!row.offerId) return { kind: 'email', flow, ...recipientOf(row) };
   const open = await repository.findClaimableOffer(
     deps.db,
     organizationId,
@@ -320,7 +336,7 @@ export async function submitEmail(
   const row = await openFlow(deps, organizationId, input.flow, input.cookie);
   if (!row) return refused('session', 403);
   const email = zEmail.safeParse(input.email.trim());
-  if (!email.success) return { kind: 'email', flow: input.flow, redirectUri: row.redirectUri };
+  if (!email.success) return { kind: 'email', flow: input.flow, ...recipientOf(row) };
   const address = email.data.toLowerCase();
   // Against mail bombing through many flows: the same limit whether or not the address has credentials here.
   const sinceHour = new Date(Date.now() - 3600_000);
@@ -353,7 +369,7 @@ export async function submitEmail(
     sealedCode: deps.secretBox.seal(code, emailCodeSealName(row.id)),
     language: input.language,
   });
-  return { kind: 'code', flow: input.flow, redirectUri: row.redirectUri, message: 'code_sent' };
+  return { kind: 'code', flow: input.flow, ...recipientOf(row), message: 'code_sent' };
 }
 
 /**
@@ -382,7 +398,7 @@ export async function submitEmailCode(
     return {
       kind: 'code',
       flow: input.flow,
-      redirectUri: row.redirectUri,
+      ...recipientOf(row),
       message: 'wrong_code',
       attemptsLeft: EMAIL_CODE_MAX_ATTEMPTS - attempt.attempt,
     };

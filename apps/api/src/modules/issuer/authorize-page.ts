@@ -21,6 +21,11 @@ interface Texts {
   sendCode: string;
   codeLabel: string;
   confirm: string;
+  /** `{app}`: the redirect URI's origin. */
+  recipient: string;
+  /** `{provider}`: the wallet provider whose attestation was checked. */
+  attestedBy: string;
+  notYou: string;
   messages: Record<AuthorizeMessage, string>;
 }
 
@@ -33,6 +38,10 @@ const TEXTS: Record<Language, Texts> = {
     sendCode: 'Send code',
     codeLabel: '6-digit code',
     confirm: 'Confirm',
+    recipient: 'Your credentials will be sent to the app at {app}.',
+    attestedBy: 'That wallet app is vouched for by {provider}.',
+    notYou:
+      'If you did not start this from that app yourself, close this page: someone else may be trying to receive your credentials.',
     messages: {
       invalid_request: 'This sign-in link is not valid, has expired or was already used. Start again from your wallet.',
       session: 'This page has expired or was opened in another browser. Start again from your wallet.',
@@ -51,6 +60,10 @@ const TEXTS: Record<Language, Texts> = {
     sendCode: 'コードを送信',
     codeLabel: '6桁のコード',
     confirm: '確認',
+    recipient: '証明書は {app} のアプリに送られます。',
+    attestedBy: 'このウォレットアプリは {provider} によって保証されています。',
+    notYou:
+      'ご自身でそのアプリから始めたのでなければ、このページを閉じてください。他の人があなたの証明書を受け取ろうとしている可能性があります。',
     messages: {
       invalid_request: 'このリンクは無効か、期限切れか、すでに使用されています。ウォレットからやり直してください。',
       session: 'このページは期限切れか、別のブラウザで開かれました。ウォレットからやり直してください。',
@@ -70,6 +83,10 @@ const TEXTS: Record<Language, Texts> = {
     sendCode: 'Enviar código',
     codeLabel: 'Código de 6 dígitos',
     confirm: 'Confirmar',
+    recipient: 'Sus credenciales se enviarán a la aplicación en {app}.',
+    attestedBy: 'Esa cartera está avalada por {provider}.',
+    notYou:
+      'Si no empezó usted mismo desde esa aplicación, cierre esta página: otra persona podría estar intentando recibir sus credenciales.',
     messages: {
       invalid_request: 'Este enlace no es válido, ha caducado o ya se usó. Vuelva a empezar desde su cartera.',
       session: 'Esta página ha caducado o se abrió en otro navegador. Vuelva a empezar desde su cartera.',
@@ -88,6 +105,10 @@ const TEXTS: Record<Language, Texts> = {
     sendCode: '코드 보내기',
     codeLabel: '6자리 코드',
     confirm: '확인',
+    recipient: '자격 증명은 {app}의 앱으로 전송됩니다.',
+    attestedBy: '이 지갑 앱은 {provider}이(가) 보증합니다.',
+    notYou:
+      '직접 그 앱에서 시작하지 않았다면 이 페이지를 닫으세요. 다른 사람이 회원님의 자격 증명을 받으려 하는 것일 수 있습니다.',
     messages: {
       invalid_request: '이 링크는 유효하지 않거나 만료되었거나 이미 사용되었습니다. 지갑에서 다시 시작하세요.',
       session: '이 페이지가 만료되었거나 다른 브라우저에서 열렸습니다. 지갑에서 다시 시작하세요.',
@@ -137,7 +158,8 @@ function page(language: Language, organizationName: string, body: string) {
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(texts.title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
 label{display:block;margin:1rem 0 .25rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
-button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.message{padding:.75rem;background:#f3f4f6;border-radius:4px}</style>
+button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.message{padding:.75rem;background:#f3f4f6;border-radius:4px}
+.recipient{padding:.75rem;border:1px solid #d97706;border-radius:4px;overflow-wrap:anywhere}.hint{font-size:.875rem;color:#4b5563}</style>
 </head><body><main><h1>${escapeHtml(texts.title)}</h1><p>${escapeHtml(organizationName)}</p>${body}</main></body></html>`;
 }
 
@@ -145,6 +167,31 @@ const messageHtml = (language: Language, message: AuthorizeMessage | undefined, 
   message
     ? `<p class="message" role="status">${escapeHtml(TEXTS[language].messages[message].replace('{n}', String(attemptsLeft ?? 0)))}</p>`
     : '';
+
+/**
+ * Where the credentials go, as the holder can check it: the redirect URI's origin (scheme and host; a custom
+ * scheme without a host is shown as the scheme), and the attested wallet provider when there is one.
+ */
+export interface PageRecipient {
+  redirectUri: string;
+  walletProviderName: string | null;
+}
+
+export function recipientOrigin(redirectUri: string) {
+  const url = new URL(redirectUri);
+  if (url.origin !== 'null') return url.origin;
+  return url.host ? `${url.protocol}//${url.host}` : url.protocol;
+}
+
+function recipientHtml(language: Language, recipient: PageRecipient) {
+  const texts = TEXTS[language];
+  const app = `<strong data-recipient-origin>${escapeHtml(recipientOrigin(recipient.redirectUri))}</strong>`;
+  const provider = recipient.walletProviderName
+    ? ` ${escapeHtml(texts.attestedBy).replace('{provider}', `<strong>${escapeHtml(recipient.walletProviderName)}</strong>`)}`
+    : '';
+  return `<p class="recipient">${escapeHtml(texts.recipient).replace('{app}', app)}${provider}</p>
+<p class="hint">${escapeHtml(texts.notYou)}</p>`;
+}
 
 export interface FormPage {
   language: Language;
@@ -155,6 +202,7 @@ export interface FormPage {
   flow: string;
   message?: AuthorizeMessage;
   attemptsLeft?: number;
+  recipient: PageRecipient;
 }
 
 export function emailPage(input: FormPage) {
@@ -162,7 +210,7 @@ export function emailPage(input: FormPage) {
   return page(
     input.language,
     input.organizationName,
-    `${messageHtml(input.language, input.message)}<p>${escapeHtml(texts.emailIntro)}</p>
+    `${messageHtml(input.language, input.message)}${recipientHtml(input.language, input.recipient)}<p>${escapeHtml(texts.emailIntro)}</p>
 <form method="post" action="${escapeHtml(input.action)}"><input type="hidden" name="flow" value="${escapeHtml(input.flow)}">
 <input type="hidden" name="lang" value="${input.language}">
 <label for="email">${escapeHtml(texts.emailLabel)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="320">
@@ -175,7 +223,7 @@ export function codePage(input: FormPage) {
   return page(
     input.language,
     input.organizationName,
-    `${messageHtml(input.language, input.message, input.attemptsLeft)}
+    `${messageHtml(input.language, input.message, input.attemptsLeft)}${recipientHtml(input.language, input.recipient)}
 <form method="post" action="${escapeHtml(input.action)}"><input type="hidden" name="flow" value="${escapeHtml(input.flow)}">
 <input type="hidden" name="lang" value="${input.language}">
 <label for="code">${escapeHtml(texts.codeLabel)}</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required maxlength="6">

@@ -198,6 +198,7 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       organizationName,
       action: `${base}/${outcome.kind}`,
       flow: outcome.flow,
+      recipient: { redirectUri: outcome.redirectUri, walletProviderName: outcome.walletProviderName },
       ...(outcome.kind === 'code' && outcome.message ? { message: outcome.message } : {}),
       ...(outcome.kind === 'code' && outcome.attemptsLeft !== undefined ? { attemptsLeft: outcome.attemptsLeft } : {}),
     });

@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { PageTitle } from '../section.tsx';
 import { classifyLink, targetPath } from './classify-link.ts';
 import { QrScanner } from './qr-scanner.tsx';
@@ -79,6 +79,14 @@ export function ScanPanel({ initialTab = 'scan' }: { initialTab?: 'scan' | 'past
           )}
         </Box>
       </Card>
+      <Box sx={{ mt: 2, textAlign: 'center' }}>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('fromIssuer.noLink')}
+        </Typography>
+        <Button component={Link} to="/receive/issuer" data-testid="scan-from-issuer">
+          {t('fromIssuer.entry')}
+        </Button>
+      </Box>
     </Box>
   );
 }

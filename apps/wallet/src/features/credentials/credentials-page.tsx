@@ -1,3 +1,4 @@
+import AccountBalanceOutlined from '@mui/icons-material/AccountBalanceOutlined';
 import QrCodeScannerOutlined from '@mui/icons-material/QrCodeScannerOutlined';
 import WalletOutlined from '@mui/icons-material/WalletOutlined';
 import Box from '@mui/material/Box';
@@ -63,9 +64,12 @@ export function CredentialsPage() {
             {t('credentials.empty')}
           </Typography>
           <Typography sx={{ color: 'text.secondary', mt: 1, mb: 3 }}>{t('credentials.emptyHint')}</Typography>
-          <Button component={Link} to="/scan" variant="contained" startIcon={<QrCodeScannerOutlined />}>
-            {t('credentials.scanFirst')}
-          </Button>
+          <Stack spacing={1} sx={{ alignItems: 'center' }}>
+            <Button component={Link} to="/scan" variant="contained" startIcon={<QrCodeScannerOutlined />}>
+              {t('credentials.scanFirst')}
+            </Button>
+            <FromIssuerButton />
+          </Stack>
         </Card>
       ) : (
         <Stack spacing={2}>
@@ -87,8 +91,21 @@ export function CredentialsPage() {
               </CardActionArea>
             </Card>
           ))}
+          <Box sx={{ textAlign: 'center' }}>
+            <FromIssuerButton />
+          </Box>
         </Stack>
       )}
     </Box>
+  );
+}
+
+/** Wallet-initiated issuance: ask an issuer for what it issued to you (e.g. on a new phone). */
+function FromIssuerButton() {
+  const { t } = useTranslation();
+  return (
+    <Button component={Link} to="/receive/issuer" startIcon={<AccountBalanceOutlined />} data-testid="from-issuer">
+      {t('fromIssuer.entry')}
+    </Button>
   );
 }

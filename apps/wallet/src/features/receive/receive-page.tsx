@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { type CredentialFormat, pickDisplay, type ResolvedOffer, WalletErrorCode } from '../../app/core-api.ts';
 import { errorCode, errorMessage } from '../../app/error-message.ts';
-import { acceptOffer, resolveOffer } from '../../app/protocol-api.ts';
+import { acceptOffer, resolveOffer, startAuthorizedReceive } from '../../app/protocol-api.ts';
 import { useVault } from '../../app/vault-context.tsx';
 import { CredentialFace } from '../../components/credential-face.tsx';
 import { useFormatName } from '../../components/format-label.tsx';
@@ -27,6 +27,7 @@ import { IssuerSummary } from '../../components/issuer-summary.tsx';
 import { ScanPanel } from '../../components/scan/scan-panel.tsx';
 import { PageTitle, Section } from '../../components/section.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
+import { goToIssuer } from './go-to-issuer.ts';
 
 /** `/receive?offer=…` resolves the offer at once; without it, scan or paste one. */
 export function ReceivePage() {
@@ -129,7 +130,20 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
     }
   }
 
-  if (busy) return <Working text={t('receive.accepting')} />;
+  /** The authorization code grant: PAR and PKCE, then this tab goes to the issuer's page and comes back. */
+  async function continueAtIssuer() {
+    setBusy(true);
+    setError(null);
+    try {
+      goToIssuer(await startAuthorizedReceive(resolved));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  }
+
+  const atIssuer = resolved.authorizationCode === 'required';
+  if (busy) return <Working text={t(atIssuer ? 'fromIssuer.leaving' : 'receive.accepting')} />;
   const numeric = txCode?.inputMode !== 'text';
   return (
     <Stack component="form" spacing={2} onSubmit={accept} noValidate data-testid="offer-review">
@@ -183,7 +197,12 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
           </FormHelperText>
         </FormControl>
       )}
-      {txCode && (
+      {atIssuer && (
+        <Alert severity="info" variant="outlined" data-testid="offer-at-issuer">
+          {t('receive.atIssuerHint')}
+        </Alert>
+      )}
+      {txCode && !atIssuer && (
         <TextField
           label={t('receive.pin')}
           value={pin}
@@ -216,10 +235,31 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
         <Button onClick={() => navigate('/')} data-testid="offer-cancel">
           {t('receive.cancel')}
         </Button>
-        <Button type="submit" variant="contained" disabled={Boolean(txCode) && !pin.trim()} data-testid="offer-accept">
-          {t('receive.accept')}
-        </Button>
+        {atIssuer ? (
+          <Button variant="contained" onClick={() => void continueAtIssuer()} data-testid="offer-continue-at-issuer">
+            {t('receive.continueAtIssuer')}
+          </Button>
+        ) : (
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={Boolean(txCode) && !pin.trim()}
+            data-testid="offer-accept"
+          >
+            {t('receive.accept')}
+          </Button>
+        )}
       </Stack>
+      {resolved.authorizationCode === 'possible' && format === 'dc+sd-jwt' && !txCode && (
+        <Button
+          size="small"
+          onClick={() => void continueAtIssuer()}
+          sx={{ alignSelf: 'flex-end' }}
+          data-testid="offer-use-issuer-page"
+        >
+          {t('receive.useIssuerPage')}
+        </Button>
+      )}
     </Stack>
   );
 }
