@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { issueLeafCertificate, type JwsSigner, pemToX5c, x5cLeafJwk } from '@cp/credentials';
+import { issueLeafCertificate, pemToX5c, x5cLeafJwk } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { issuerUrl, organizationDid } from './identifiers.ts';
