@@ -9,7 +9,13 @@ import {
   signStatusListToken,
   x509Hash,
 } from '@cp/credentials';
-import { coseSignerFromPrivateJwk, issueMdoc, mdocNames, verifyMdocPresentation } from '@cp/credentials/mdoc';
+import {
+  coseSignerFromPrivateJwk,
+  decodeMdoc,
+  issueMdoc,
+  mdocNames,
+  verifyMdocPresentation,
+} from '@cp/credentials/mdoc';
 import { makeCertificate, makeIssuerPki } from '@cp/credentials/testing';
 import { calculateJwkThumbprint, compactDecrypt, exportJWK, generateKeyPair } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -71,6 +77,14 @@ interface IssuerSetup {
   docType?: string;
   /** Bits set in the status list (1: revoked). */
   revoked?: number[];
+  /** Announces batch issuance (batch_credential_issuance) and answers one mdoc per key proof. */
+  batchSize?: number;
+  /** The i-th mdoc of a batch: another device key, signer or claims than the others (default: as the first). */
+  tamper?: (i: number) => {
+    holderJwk?: JsonWebKey;
+    signer?: { privateJwk: JsonWebKey; x5chain: string[] };
+    claims?: { full_name: string; age: number; joined_on: string };
+  };
 }
 
 const claimsPath = (name: string) => ({ path: [NS, name], display: [{ name: `${name} (en)`, locale: 'en' }] });
@@ -86,6 +100,7 @@ function serveIssuer(setup: IssuerSetup = {}): Record<string, Route> {
         credential_endpoint: `${ISSUER}/credential`,
         token_endpoint: `${ISSUER}/token`,
         display: [{ name: 'Mdoc Society', locale: 'en' }],
+        ...(setup.batchSize ? { batch_credential_issuance: { batch_size: setup.batchSize } } : {}),
         credential_configurations_supported: {
           membership: {
             format: 'dc+sd-jwt',
@@ -110,20 +125,27 @@ function serveIssuer(setup: IssuerSetup = {}): Record<string, Route> {
     [`POST ${ISSUER}/token`]: () => json({ access_token: 'at-1', token_type: 'Bearer', c_nonce: 'nonce-1' }),
     [`POST ${ISSUER}/credential`]: async ({ body }) => {
       const request = JSON.parse(body);
-      const proof = (request.proofs.jwt as string[])[0]!;
-      const { privateJwk, x5chain } = await signer();
-      const credential = await issueMdoc({
-        signer: await coseSignerFromPrivateJwk(privateJwk),
-        x5chain,
-        docType: setup.docType ?? DOC_TYPE,
-        namespace: NS,
-        attributes,
-        claims: { full_name: 'Ada Lovelace', age: 36, joined_on: '2020-05-01' },
-        holderJwk: setup.holderJwk ?? (decodeJwt(proof).header.jwk as JsonWebKey),
-        status: { idx: 5, uri: STATUS_URI },
-        validUntil: new Date(Date.now() + 86_400_000),
-      });
-      return json({ credentials: [{ credential }] });
+      const proofs = request.proofs.jwt as string[];
+      // One mdoc per proof (a batch: each with its own status entry, 5, 6, …); one only when no batch is announced.
+      const credentials = await Promise.all(
+        proofs.slice(0, setup.batchSize ?? 1).map(async (proof, i) => {
+          const tampered = setup.tamper?.(i) ?? {};
+          const { privateJwk, x5chain } = tampered.signer ?? (await signer());
+          const credential = await issueMdoc({
+            signer: await coseSignerFromPrivateJwk(privateJwk),
+            x5chain,
+            docType: setup.docType ?? DOC_TYPE,
+            namespace: NS,
+            attributes,
+            claims: tampered.claims ?? { full_name: 'Ada Lovelace', age: 36, joined_on: '2020-05-01' },
+            holderJwk: tampered.holderJwk ?? setup.holderJwk ?? (decodeJwt(proof).header.jwk as JsonWebKey),
+            status: { idx: 5 + i, uri: STATUS_URI },
+            validUntil: new Date(Date.now() + 86_400_000),
+          });
+          return { credential };
+        }),
+      );
+      return json({ credentials });
     },
     [STATUS_URI]: async () =>
       text(
@@ -139,10 +161,10 @@ function serveIssuer(setup: IssuerSetup = {}): Record<string, Route> {
   };
 }
 
-async function receiveMdoc(vault: WalletVault, setup: IssuerSetup = {}) {
+async function receiveMdoc(vault: WalletVault, setup: IssuerSetup = {}, options: { batchSize?: number } = {}) {
   stubFetch(serveIssuer(setup));
   const resolved = await resolveOffer(offerLink(['membership', 'membership_mdoc']), 'en');
-  return acceptOffer(resolved, vault, { format: 'mso_mdoc' });
+  return acceptOffer(resolved, vault, { format: 'mso_mdoc', ...options });
 }
 
 describe('receiving an mdoc', () => {
@@ -239,6 +261,89 @@ describe('receiving an mdoc', () => {
       code: 'CREDENTIAL_INVALID',
       message: expect.stringMatching(/doctype/),
     });
+  });
+});
+
+describe('receiving an mdoc batch (OpenID4VCI 1.0 §8.2 proofs, HAIP 1.0)', () => {
+  const sameXY = (jwk: JsonWebKey | null | undefined) => ({ x: jwk?.x, y: jwk?.y });
+
+  it('stores the batch as one credential whose instances are each bound to a key of their own, kept with it', async () => {
+    const vault = await freshVault();
+    const { calls } = stubFetch(serveIssuer({ batchSize: 3 }));
+    const resolved = await resolveOffer(offerLink(['membership', 'membership_mdoc']), 'en');
+    const stored = await acceptOffer(resolved, vault, { format: 'mso_mdoc' });
+    const proofs = JSON.parse(calls.find((c) => c.url === `${ISSUER}/credential`)!.body).proofs.jwt as string[];
+    expect(proofs).toHaveLength(3);
+    expect(stored).toMatchObject({ format: 'mso_mdoc', vct: DOC_TYPE, lastStatus: 'VALID' });
+    expect(stored.instances).toHaveLength(3);
+    const [first, ...more] = stored.instances!;
+    // The first is `raw`, bound to the vault's holder key (no key of its own), as for an SD-JWT VC batch.
+    expect(first).toEqual({ raw: stored.raw, statusReference: { uri: STATUS_URI, idx: 5 } });
+    expect(sameXY(decodeMdoc(first!.raw).deviceJwk)).toEqual(sameXY(vault.holder().publicJwk));
+    expect(more.map((i) => i.statusReference)).toEqual([
+      { uri: STATUS_URI, idx: 6 },
+      { uri: STATUS_URI, idx: 7 },
+    ]);
+    for (const [i, instance] of more.entries()) {
+      // Its MSO's deviceKey is the key stored with it (the one its proof was signed with), private half included.
+      expect(sameXY(decodeMdoc(instance.raw).deviceJwk)).toEqual(sameXY(instance.key!.publicJwk));
+      expect(sameXY(decodeJwt(proofs[i + 1]!).header.jwk as JsonWebKey)).toEqual(sameXY(instance.key!.publicJwk));
+      expect(sameXY(instance.key!.privateJwk)).toEqual(sameXY(instance.key!.publicJwk));
+      expect(instance.key!.privateJwk.d).toEqual(expect.any(String));
+      expect(decodeMdoc(instance.raw).namespaces).toEqual(stored.mdoc!.namespaces);
+    }
+    // Three distinct device keys: no two presentations of different instances can be linked by it.
+    expect(new Set(stored.instances!.map((i) => decodeMdoc(i.raw).deviceJwk?.x)).size).toBe(3);
+    // One card.
+    expect(await vault.listCredentials()).toEqual([stored]);
+  });
+
+  it('asks for one mdoc with a cap of 1 and keeps no instances (a single mdoc is stored as before batches)', async () => {
+    const vault = await freshVault();
+    const { calls } = stubFetch(serveIssuer({ batchSize: 3 }));
+    const resolved = await resolveOffer(offerLink(['membership', 'membership_mdoc']), 'en');
+    const single = await acceptOffer(resolved, vault, { format: 'mso_mdoc', batchSize: 1 });
+    const body = JSON.parse(calls.find((c) => c.url === `${ISSUER}/credential`)!.body);
+    expect(body.proofs.jwt).toHaveLength(1);
+    expect(single.instances).toBeUndefined();
+    expect(await vault.listCredentials()).toEqual([single]);
+  });
+
+  it('refuses a batch with an instance bound to a key it was not asked for (another, or the first’s), and stores nothing', async () => {
+    const vault = await freshVault();
+    const stranger = await generateEs256KeyPair();
+    await expect(
+      receiveMdoc(vault, {
+        batchSize: 3,
+        tamper: (i) => (i === 2 ? { holderJwk: stranger.publicJwk } : {}),
+      }),
+    ).rejects.toMatchObject({ code: 'CREDENTIAL_INVALID' });
+    await expect(
+      receiveMdoc(vault, {
+        batchSize: 3,
+        tamper: (i) => (i === 1 ? { holderJwk: vault.holder().publicJwk } : {}),
+      }),
+    ).rejects.toMatchObject({ code: 'CREDENTIAL_INVALID' });
+    expect(await vault.listCredentials()).toEqual([]);
+  });
+
+  it('verifies every instance as the first: another issuer’s chain or other elements refuse the whole batch', async () => {
+    const vault = await freshVault();
+    const elsewhere = await makeIssuerPki('https://elsewhere.example/orgs/1');
+    await expect(
+      receiveMdoc(vault, {
+        batchSize: 3,
+        tamper: (i) =>
+          i === 1 ? { signer: { privateJwk: elsewhere.leaf.key.privateJwk, x5chain: elsewhere.x5c } } : {},
+      }),
+    ).rejects.toMatchObject({ code: 'CREDENTIAL_INVALID', message: expect.stringMatching(/does not speak for/) });
+    await expect(
+      receiveMdoc(vault, {
+        batchSize: 2,
+        tamper: (i) => (i === 1 ? { claims: { full_name: 'Mallory', age: 36, joined_on: '2020-05-01' } } : {}),
+      }),
+    ).rejects.toMatchObject({ code: 'CREDENTIAL_INVALID', message: expect.stringMatching(/not the same credential/) });
+    expect(await vault.listCredentials()).toEqual([]);
   });
 });
 

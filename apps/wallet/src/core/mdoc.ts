@@ -1,18 +1,27 @@
+import { generateEs256KeyPair, signerFromPrivateJwk } from '@cp/credentials';
 import { MdocError, verifyIssuerSigned } from '@cp/credentials/mdoc';
 import { createHolderKey, type HolderKey, type Issuance, type PresentationRequest, sameKey } from '@cp/holder';
-import { buildMdocDeviceResponse, mdocHandover, requestMdocCredential } from '@cp/holder/mdoc';
+import { buildMdocDeviceResponse, mdocHandover, requestMdocCredentials } from '@cp/holder/mdoc';
 import { WalletError } from './errors.ts';
 import { withHolder } from './holder.ts';
 import { randomId } from './http.ts';
 import { type ResolvedKey, resolveSignerKey } from './issuer-key.ts';
 import type { PlatformTrust } from './platform-trust.ts';
-import type { ClaimDisplay, CredentialDisplay, IssuerInfo, PresentationCandidate, StoredCredential } from './types.ts';
+import type {
+  ClaimDisplay,
+  CredentialDisplay,
+  CredentialInstance,
+  IssuerInfo,
+  PresentationCandidate,
+  StoredCredential,
+} from './types.ts';
 
 /**
  * ISO mdoc (`mso_mdoc`) in the wallet: receiving one (OpenID4VCI 1.0 Appendix A.2, @cp/holder/mdoc) bound to the
- * holder key, verifying it as the wallet verifies an SD-JWT VC (issuer signature by its x5chain leaf, the chain
- * decided by the same trust function, the doctype offered, validity, device key = holder key), and answering an
- * `mso_mdoc` DCQL query with a DeviceResponse (OpenID4VP 1.0 Appendix B.2). Loaded only by the receive and present
+ * holder key, or a batch of them each bound to a key of its own, verifying each as the wallet verifies an SD-JWT VC
+ * (issuer signature by its x5chain leaf, the chain decided by the same trust function, the doctype offered, validity,
+ * device key = the key it was asked for), and answering an `mso_mdoc` DCQL query with a DeviceResponse (OpenID4VP 1.0
+ * Appendix B.2). Loaded only by the receive and present
  * code paths that need it (a dynamic import), so @owf/mdoc stays out of every screen that shows no mdoc protocol.
  */
 
@@ -119,24 +128,44 @@ export async function storedMdocFrom(
 }
 
 /**
- * Redeems an `mso_mdoc` configuration of an offer (@cp/holder/mdoc: token, nonce, key proof of the holder key, the
- * IssuerSigned bound to it) and verifies what arrives (storedMdocFrom). One mdoc: never a batch.
+ * Redeems an `mso_mdoc` configuration of an offer (@cp/holder/mdoc: token, nonce, key proofs, the IssuerSigned bound
+ * to each) and verifies what arrives (storedMdocFrom). When the issuer issues batches (OpenID4VCI 1.0 §8.2 `proofs`,
+ * HAIP 1.0), each further instance is bound to a fresh key of its own, verified as the first was (mdocBatchInstances)
+ * and kept with its key's private half: one credential (one card) with its instances, as for an SD-JWT VC batch.
  */
 export async function receiveMdoc(
   issuance: Issuance,
   holder: HolderKey,
-  context: Omit<Parameters<typeof storedMdocFrom>[1], 'holderJwk' | 'docType'> & { txCode?: string },
+  context: Omit<Parameters<typeof storedMdocFrom>[1], 'holderJwk' | 'docType'> & {
+    txCode?: string;
+    /** At most this many instances (default: the issuer's batch_size). */
+    batchSize?: number;
+  },
 ): Promise<StoredCredential> {
   const dpopKey = await createHolderKey();
-  const { credential } = await withHolder('ISSUER_ERROR', (holderContext) =>
-    requestMdocCredential(
+  // The keys of further batch instances: kept (private half included) to be stored with their instance.
+  const batchKeys = new Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>();
+  const createKey = async () => {
+    const pair = await generateEs256KeyPair();
+    const key: HolderKey = { signer: await signerFromPrivateJwk(pair.privateJwk), publicJwk: pair.publicJwk };
+    batchKeys.set(key, pair);
+    return key;
+  };
+  const [first, ...further] = await withHolder('ISSUER_ERROR', (holderContext) =>
+    requestMdocCredentials(
       issuance,
-      { key: holder, dpopKey, ...(context.txCode !== undefined ? { txCode: context.txCode } : {}) },
+      {
+        key: holder,
+        dpopKey,
+        createKey,
+        ...(context.txCode !== undefined ? { txCode: context.txCode } : {}),
+        ...(context.batchSize !== undefined ? { batchSize: context.batchSize } : {}),
+      },
       holderContext,
     ),
   );
   const docType = typeof issuance.configuration.doctype === 'string' ? issuance.configuration.doctype : undefined;
-  return storedMdocFrom(credential, {
+  const stored = await storedMdocFrom(first!.credential, {
     issuer: context.issuer,
     display: context.display,
     claimDisplay: context.claimDisplay,
@@ -144,7 +173,58 @@ export async function receiveMdoc(
     ...(docType ? { docType } : {}),
     trust: context.trust ?? null,
   });
+  if (further.length === 0) return stored;
+  const instances = await mdocBatchInstances(stored, further, batchKeys, context.trust ?? null);
+  return {
+    ...stored,
+    instances: [
+      { raw: stored.raw, ...(stored.statusReference ? { statusReference: stored.statusReference } : {}) },
+      ...instances,
+    ],
+  };
 }
+
+/**
+ * The further instances of an mdoc batch, each verified as the first was (issuer signature, chain and trust, doctype,
+ * validity, device key = the key this wallet made for it, whose private half is kept with it) and holding the same
+ * credential: the same elements. One that is not is refused with the whole batch.
+ */
+async function mdocBatchInstances(
+  first: StoredCredential,
+  received: { credential: string; key: HolderKey }[],
+  keys: Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>,
+  trust: PlatformTrust | null,
+): Promise<CredentialInstance[]> {
+  const instances: CredentialInstance[] = [];
+  for (const { credential, key } of received) {
+    const pair = keys.get(key);
+    if (!pair)
+      throw new WalletError('CREDENTIAL_INVALID', 'A batch instance is bound to a key this wallet did not make');
+    const { verified } = await verifyIssuedMdoc(credential, {
+      holderJwk: pair.publicJwk,
+      credentialIssuer: first.issuer.id,
+      docType: first.vct,
+      trust,
+    });
+    if (canonical(verified.namespaces) !== canonical(first.mdoc?.namespaces ?? {})) {
+      throw new WalletError('CREDENTIAL_INVALID', 'The instances of the batch are not the same credential');
+    }
+    instances.push({
+      raw: credential,
+      key: pair,
+      ...(verified.status ? { statusReference: { uri: verified.status.uri, idx: verified.status.idx } } : {}),
+    });
+  }
+  return instances;
+}
+
+/** JSON of elements by namespace, both levels sorted: two instances' elements compared whatever their order. */
+const canonical = (namespaces: Record<string, Record<string, unknown>>) =>
+  JSON.stringify(
+    Object.entries(namespaces)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([namespace, elements]) => [namespace, Object.entries(elements).sort(([a], [b]) => a.localeCompare(b))]),
+  );
 
 /**
  * The `vp_token` entry answering an `mso_mdoc` query with a held mdoc: a DeviceResponse disclosing exactly the

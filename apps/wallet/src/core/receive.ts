@@ -361,7 +361,7 @@ export async function acceptOffer(
   const format = options.format ?? resolved.formats?.[0] ?? 'dc+sd-jwt';
   const issuance = issuanceIn(session, format);
   if (!issuance) throw new WalletError('OFFER_UNSUPPORTED', `The offer has no ${format} credential`);
-  if (format === 'mso_mdoc') return acceptMdoc(resolved, issuance, vault, options.txCode);
+  if (format === 'mso_mdoc') return acceptMdoc(resolved, issuance, vault, options);
   if (resolved.authorizationCode === 'required') {
     throw new WalletError('OFFER_UNSUPPORTED', 'This offer is redeemed at the issuer’s page (authorization code)');
   }
@@ -430,13 +430,14 @@ export async function receiveSdJwtVc(
 
 /**
  * Redeems the offer's mdoc configuration (core/mdoc.ts, loaded now: @owf/mdoc is for the holders who choose an mdoc),
- * verifies it, reads its status (the MSO's status list entry) and stores it with its format.
+ * verifies it, reads its status (the MSO's status list entry) and stores it with its format: a batch as ONE
+ * credential with its instances (each with its key), as for an SD-JWT VC.
  */
 async function acceptMdoc(
   resolved: ResolvedOffer,
   issuance: Issuance,
   vault: WalletVault,
-  txCode: string | undefined,
+  { txCode, batchSize }: { txCode?: string; batchSize?: number },
 ): Promise<StoredCredential> {
   const { receiveMdoc } = await import('./mdoc.ts');
   const trust = await loadPlatformTrust();
@@ -448,6 +449,7 @@ async function acceptMdoc(
     claimDisplay: own.claimDisplay.length > 0 ? own.claimDisplay : resolved.claimDisplay,
     trust,
     ...(txCode !== undefined ? { txCode } : {}),
+    ...(batchSize !== undefined ? { batchSize } : {}),
   });
   const lastStatus = await checkStatus(stored, { trust });
   const saved: StoredCredential = {
