@@ -537,4 +537,77 @@ describe('presenting an mdoc (OpenID4VP 1.0, DCQL mso_mdoc)', () => {
       expect(planPresentation(resolved, [held])).toMatchObject({ canShare: false, missing: ['membership'] });
     }
   });
+
+  it('presents a fresh instance of a batch each time, device-signed by that instance’s key: both verify', async () => {
+    const vault = await freshVault();
+    const held = await receiveMdoc(vault, { batchSize: 3 });
+    const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
+    const encJwk = { ...(await exportJWK(publicKey)), kid: 'enc-1', use: 'enc', alg: 'ECDH-ES' };
+    const statusListToken = await signStatusListToken({
+      signer: await signerFromPrivateJwk(pki.leaf.key.privateJwk),
+      header: { x5c: pki.x5c },
+      uri: STATUS_URI,
+      lst: encodeStatusList(16, []),
+      ttl: 60,
+    });
+    const presentOnce = async () => {
+      const link = await request(encJwk);
+      const posted: string[] = [];
+      stubFetch({
+        [REQUEST_URI]: () => text(link.split('#')[1]!, 'application/oauth-authz-req+jwt'),
+        [`POST ${RESPONSE_URI}`]: ({ body }) => {
+          posted.push(body);
+          return json({});
+        },
+      });
+      const resolved = await resolvePresentationRequest(link.split('#')[0]!);
+      // The card as the vault holds it now (the instances used so far marked).
+      const [candidate] = planPresentation(resolved, await vault.listCredentials()).credentials[0]!.candidates;
+      await submitPresentation(resolved, candidate!, vault);
+      const { plaintext } = await compactDecrypt(new URLSearchParams(posted[0]).get('response')!, privateKey);
+      const [deviceResponse] = JSON.parse(new TextDecoder().decode(plaintext)).vp_token.membership;
+      // The verifier's own checks, all of them: issuer signature and chain, device signature over this request's
+      // transcript by the MSO's deviceKey, the elements asked for, validity and status.
+      return verifyMdocPresentation(
+        deviceResponse,
+        {
+          clientId,
+          nonce: 'nonce-mdoc',
+          responseUri: RESPONSE_URI,
+          jwkThumbprint: await calculateJwkThumbprint(encJwk as never, 'sha256'),
+          docType: DOC_TYPE,
+          requestedClaims: [
+            { name: 'age', path: [NS, 'age'] },
+            { name: 'joined_on', path: [NS, 'joined_on'] },
+          ],
+        },
+        {
+          trustAnchors: [pki.root.pem],
+          admitIssuer: async () => ({
+            issuer: { admitted: true, reason: 'ANCHOR', detail: 'test' },
+            type: { passed: true },
+          }),
+          fetchStatusListToken: async () => statusListToken,
+        },
+      );
+    };
+    const first = await presentOnce();
+    const second = await presentOnce();
+    for (const result of [first, second]) {
+      expect(result.checks.filter((c) => !c.passed)).toEqual([]);
+      expect(result.verified).toBe(true);
+      expect(result.claims).toEqual({ age: 36, joined_on: '2020-05-01' });
+    }
+    // Two different instances (their own status entries), the second bound to a key of its own, not the vault's.
+    expect([first.status?.idx, second.status?.idx]).toEqual([5, 6]);
+    expect(held.instances![1]!.key!.publicJwk.x).not.toBe(vault.holder().publicJwk.x);
+    const history = (await vault.listPresentations()).sort((a, b) => a.at.localeCompare(b.at));
+    expect(history.map((h) => h.instance)).toEqual([
+      { index: 0, count: 3, reused: false },
+      { index: 1, count: 3, reused: false },
+    ]);
+    const [used0, used1, unused] = (await vault.getCredential(held.id))!.instances!;
+    expect([used0!.usedAt, used1!.usedAt, unused!.usedAt]).toEqual([expect.any(String), expect.any(String), undefined]);
+    expect(await vault.listCredentials()).toHaveLength(1);
+  });
 });

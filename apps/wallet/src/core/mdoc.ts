@@ -1,5 +1,5 @@
 import { generateEs256KeyPair, signerFromPrivateJwk } from '@cp/credentials';
-import { MdocError, verifyIssuerSigned } from '@cp/credentials/mdoc';
+import { coseSignerFromPrivateJwk, MdocError, verifyIssuerSigned } from '@cp/credentials/mdoc';
 import { createHolderKey, type HolderKey, type Issuance, type PresentationRequest, sameKey } from '@cp/holder';
 import { buildMdocDeviceResponse, mdocHandover, requestMdocCredentials } from '@cp/holder/mdoc';
 import { WalletError } from './errors.ts';
@@ -21,7 +21,7 @@ import type {
  * holder key, or a batch of them each bound to a key of its own, verifying each as the wallet verifies an SD-JWT VC
  * (issuer signature by its x5chain leaf, the chain decided by the same trust function, the doctype offered, validity,
  * device key = the key it was asked for), and answering an `mso_mdoc` DCQL query with a DeviceResponse (OpenID4VP 1.0
- * Appendix B.2). Loaded only by the receive and present
+ * Appendix B.2) from a fresh instance. Loaded only by the receive and present
  * code paths that need it (a dynamic import), so @owf/mdoc stays out of every screen that shows no mdoc protocol.
  */
 
@@ -228,20 +228,22 @@ const canonical = (namespaces: Record<string, Record<string, unknown>>) =>
 
 /**
  * The `vp_token` entry answering an `mso_mdoc` query with a held mdoc: a DeviceResponse disclosing exactly the
- * candidate's paths, device-signed by the holder key over this request's session transcript (mdocHandover: with the
- * thumbprint of the verifier's encryption key for `direct_post.jwt`).
+ * candidate's paths, device-signed over this request's session transcript (mdocHandover: with the thumbprint of the
+ * verifier's encryption key for `direct_post.jwt`). `instance`: the one of a batch to present (chooseInstance),
+ * device-signed by the key it is bound to; absent or without a key of its own, the held mdoc with the holder key.
  */
 export async function mdocDeviceResponse(
   request: PresentationRequest,
   candidate: PresentationCandidate,
   holder: { cose: Parameters<typeof buildMdocDeviceResponse>[0]['signer'] },
+  instance?: Pick<CredentialInstance, 'raw' | 'key'>,
 ): Promise<string> {
   return withHolder('CREDENTIAL_INVALID', async () =>
     buildMdocDeviceResponse({
       ...(await mdocHandover(request)),
-      issuerSigned: candidate.credential.raw,
+      issuerSigned: instance?.raw ?? candidate.credential.raw,
       paths: candidate.paths ?? [],
-      signer: holder.cose,
+      signer: instance?.key ? await coseSignerFromPrivateJwk(instance.key.privateJwk) : holder.cose,
     }),
   );
 }

@@ -365,8 +365,10 @@ export async function submitPresentation(
         selections.filter((_, i) => !isMdoc(candidates[i]!)),
         key,
       );
-      for (const candidate of candidates.filter(isMdoc)) {
-        vpToken[candidate.queryId] = [await mdocDeviceResponse(session, candidate, key)];
+      // Each mdoc's chosen instance, device-signed by the key its MSO binds (a batch instance's own).
+      for (const [i, candidate] of candidates.entries()) {
+        if (isMdoc(candidate))
+          vpToken[candidate.queryId] = [await mdocDeviceResponse(session, candidate, key, chosen[i])];
       }
       return sendAuthorizationResponse(session, { vp_token: vpToken }, {}, context);
     });
