@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import type { Verification } from '@cp/contracts';
-import { mdocNames } from '@cp/credentials/mdoc';
+import { decodeMdoc, mdocNames } from '@cp/credentials/mdoc';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { planPresentation, resolvePresentationRequest, submitPresentation } from '../../wallet/src/core/present.ts';
 import { acceptOffer, resolveOffer } from '../../wallet/src/core/receive.ts';
@@ -177,5 +177,93 @@ describe('the wallet core with our issuer and verifier, as an mdoc', () => {
     const candidate = planPresentation(request, [{ ...mdoc, lastStatus: 'REVOKED' }]).credentials[0]!.candidates[0]!;
     await submitPresentation(request, candidate, vault);
     expect(await outcome(individualId)).toMatchObject({ status: 'FAILED', failed_checks: ['STATUS'] });
+  });
+});
+
+/**
+ * A batch (OpenID4VCI 1.0 §8.2 `proofs`, HAIP 1.0): the wallet asks for several mdocs of one credential, each bound
+ * to a key of its own, keeps them as one card, and presents a fresh one each time.
+ */
+describe('the wallet core with an mdoc batch from our issuer', () => {
+  let batchVault: WalletVault;
+  let batch: StoredCredential;
+
+  beforeAll(async () => {
+    batchVault = await openVault(`wallet-mdoc-batch-${Date.now()}`, { kdfIterations: 1_000 });
+    await batchVault.create('wallet passcode');
+  });
+
+  const xOf = (jwk: JsonWebKey | null | undefined) => jwk?.x;
+
+  it('receives a batch of 3 as one card whose instances are each bound to a distinct key, kept with it', async () => {
+    const resolved = await resolveOffer((await offerLink()).link, 'en');
+    batch = await acceptOffer(resolved, batchVault, { format: 'mso_mdoc', batchSize: 3 });
+    expect(batch).toMatchObject({ format: 'mso_mdoc', vct: names().docType, lastStatus: 'VALID' });
+    const instances = batch.instances!;
+    expect(instances).toHaveLength(3);
+    expect(instances[0]).toMatchObject({ raw: batch.raw });
+    expect(instances[0]!.key).toBeUndefined();
+    expect(xOf(decodeMdoc(instances[0]!.raw).deviceJwk)).toBe(batchVault.holder().publicJwk.x);
+    for (const instance of instances.slice(1)) {
+      expect(xOf(decodeMdoc(instance.raw).deviceJwk)).toBe(instance.key!.publicJwk.x);
+      expect(instance.key!.privateJwk.d).toEqual(expect.any(String));
+    }
+    expect(new Set(instances.map((i) => xOf(decodeMdoc(i.raw).deviceJwk))).size).toBe(3);
+    // Each with a status entry of its own, on the issuer's lists.
+    expect(new Set(instances.map((i) => `${i.statusReference!.uri}#${i.statusReference!.idx}`)).size).toBe(3);
+    expect(await batchVault.listCredentials()).toEqual([batch]);
+  });
+
+  it('presents a fresh instance to each of two verifications, each with its key: both VERIFIED', async () => {
+    const verification = await createVerification();
+    for (const expected of [0, 1]) {
+      const { individualId, link } = await startAttempt(verification.id);
+      const request = await resolvePresentationRequest(link);
+      const candidate = planPresentation(request, await batchVault.listCredentials()).credentials[0]!.candidates[0]!;
+      expect(candidate.credential.id).toBe(batch.id);
+      await submitPresentation(request, candidate, batchVault);
+      expect(await outcome(individualId)).toMatchObject({ status: 'VERIFIED', failed_checks: [] });
+      expect((await batchVault.listPresentations()).find((p) => p.instance?.index === expected)).toMatchObject({
+        outcome: 'SENT',
+        credentialId: batch.id,
+        instance: { index: expected, count: 3, reused: false },
+      });
+    }
+    const [first, second, third] = (await batchVault.getCredential(batch.id))!.instances!;
+    expect([first!.usedAt, second!.usedAt, third!.usedAt]).toEqual([expect.any(String), expect.any(String), undefined]);
+  });
+
+  it('refuses a batch with an instance whose device key is not the key made for it, and stores nothing', async () => {
+    const vault = await openVault(`wallet-mdoc-tampered-${Date.now()}`, { kdfIterations: 1_000 });
+    await vault.create('wallet passcode');
+    // Genuinely issued by our issuer, but bound to another wallet's key: swapped in for the last instance. The
+    // issuer's optional response encryption is left out of its metadata, so that the response can be altered.
+    const foreign = batch.instances![1]!.raw;
+    let swapped = 0;
+    const realFetch = globalThis.fetch;
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const response = await realFetch(input, init);
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname.includes('/.well-known/openid-credential-issuer') && response.ok) {
+        const { credential_response_encryption: _, ...metadata } = (await response.json()) as Record<string, unknown>;
+        return Response.json(metadata);
+      }
+      if (init?.method !== 'POST' || !url.pathname.endsWith('/credential') || !response.ok) return response;
+      const body = (await response.json()) as { credentials: { credential: string }[] };
+      body.credentials[2] = { credential: foreign };
+      swapped = body.credentials.length;
+      return Response.json(body);
+    });
+    try {
+      const resolved = await resolveOffer((await offerLink()).link, 'en');
+      await expect(acceptOffer(resolved, vault, { format: 'mso_mdoc', batchSize: 3 })).rejects.toMatchObject({
+        code: 'CREDENTIAL_INVALID',
+        message: expect.stringMatching(/not bound to a holder key/),
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(swapped).toBe(3);
+    expect(await vault.listCredentials()).toEqual([]);
   });
 });
