@@ -19,8 +19,8 @@ import { notify } from '../lib/notifications.ts';
 import { useCopyToClipboard } from '../lib/use-copy-to-clipboard.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { EmptyState } from './empty-state.tsx';
+import { MobileFacts } from './mobile-facts.tsx';
 import { PageHeader } from './page-header.tsx';
-import { MobileFacts } from './responsive-table.tsx';
 
 /**
  * What the organization's certificate lists share: the trust anchors its verifier trusts issuers under and the

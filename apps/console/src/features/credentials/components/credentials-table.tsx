@@ -14,7 +14,7 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, type KeyboardEvent, type ReactNode } from 'react';
-import { MobileFacts } from '../../../components/responsive-table.tsx';
+import { MobileFacts } from '../../../components/mobile-facts.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';

@@ -21,7 +21,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, useId, useRef, useState } from 'react';
-import { MobileFacts } from '../../../components/responsive-table.tsx';
+import { MobileFacts } from '../../../components/mobile-facts.tsx';
 import { useScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useVerificationIndividuals } from '../api/find-verification-individuals.ts';

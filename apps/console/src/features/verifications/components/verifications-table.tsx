@@ -19,7 +19,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
-import { MobileFacts } from '../../../components/responsive-table.tsx';
+import { MobileFacts } from '../../../components/mobile-facts.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { creatorName, credentialTypeName, formatDate } from './format.ts';
