@@ -161,6 +161,28 @@ describe('the wallet through the authorization code flow', () => {
     expect((await credentialRow(id))?.status).not.toBe('CLAIMED');
   });
 
+  it('receives the offer as an mdoc when that format is chosen: a batch on keys of its own, verified, stored', async () => {
+    const { id, link } = await issueTo('mdoc-code@example.com');
+    const resolved = await resolveOffer(link, 'en');
+    expect(resolved.formats).toEqual(['dc+sd-jwt', 'mso_mdoc']);
+    const storage = tabStorage();
+    const authorizationUrl = await startAuthorizedReceive(resolved, {
+      format: 'mso_mdoc',
+      redirectUri: CALLBACK,
+      storage,
+    });
+    expect(JSON.parse(storage.items.get(PENDING_AUTHORIZATION_KEY)!).format).toBe('mso_mdoc');
+    const callback = await followAuthorization(authorizationUrl);
+    const stored = await completeAuthorizedReceive(callback, vault, { storage });
+    expect(stored).toMatchObject({
+      format: 'mso_mdoc',
+      claims: { full_name: 'mdoc-code@example.com' },
+      lastStatus: 'VALID',
+    });
+    expect(stored.instances?.length).toBeGreaterThan(1);
+    expect((await credentialRow(id))?.status).toBe('CLAIMED');
+  });
+
   it('says the holder declined when the issuer answers access_denied', async () => {
     const { storage } = await started('denied@example.com');
     const error = await completeAuthorizedReceive(`${CALLBACK}?error=access_denied&state=x`, vault, {
@@ -176,6 +198,22 @@ describe('the wallet through the authorization code flow', () => {
     expect(resolvedIssuer.issuer.name).toBeTruthy();
     const [configuration] = resolvedIssuer.configurations;
     expect(configuration?.id).toBe(issuer.schemaRecord.schema.slug);
+    // Both of the schema's formats can be asked for from the wallet.
+    expect(resolvedIssuer.configurations.map((c) => [c.id, c.format])).toEqual(
+      expect.arrayContaining([
+        [issuer.schemaRecord.schema.slug, 'dc+sd-jwt'],
+        [`${issuer.schemaRecord.schema.slug}_mdoc`, 'mso_mdoc'],
+      ]),
+    );
+    // The mdoc configuration goes to the issuer asking for the mdoc.
+    const mdocStorage = tabStorage();
+    const mdocConfiguration = await resolveIssuerConfiguration(resolvedIssuer, `${configuration!.id}_mdoc`);
+    await startAuthorizedReceive(mdocConfiguration, { redirectUri: CALLBACK, storage: mdocStorage });
+    const mdocPending = JSON.parse(mdocStorage.items.get(PENDING_AUTHORIZATION_KEY)!);
+    expect(mdocPending).toMatchObject({
+      format: 'mso_mdoc',
+      issuance: { configurationId: `${configuration!.id}_mdoc` },
+    });
     const resolved = await resolveIssuerConfiguration(resolvedIssuer, configuration!.id);
     const storage = tabStorage();
     const authorizationUrl = await startAuthorizedReceive(resolved, { redirectUri: CALLBACK, storage });

@@ -610,7 +610,10 @@ export async function resolveWalletInitiatedIssuance(
   const id =
     configurationId ?? Object.keys(issuerMetadata.credentialIssuer.credential_configurations_supported)[0] ?? '';
   if (!id) return offerInvalid('The issuer describes no credential configuration');
-  const configuration = configurationOf(issuerMetadata, id);
+  // An mdoc configuration is asked for as such (then received with `requestMdocCredentials`); else SD-JWT VC.
+  const described = describedConfiguration(issuerMetadata, id);
+  const format = isObject(described) && described.format === 'mso_mdoc' ? 'mso_mdoc' : undefined;
+  const configuration = configurationOf(issuerMetadata, id, format);
   const offer: CredentialOfferObject = {
     credential_issuer: issuerMetadata.credentialIssuer.credential_issuer,
     credential_configuration_ids: [id],

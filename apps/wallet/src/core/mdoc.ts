@@ -1,6 +1,13 @@
 import { generateEs256KeyPair, signerFromPrivateJwk } from '@cp/credentials';
 import { coseSignerFromPrivateJwk, MdocError, verifyIssuerSigned } from '@cp/credentials/mdoc';
-import { createHolderKey, type HolderKey, type Issuance, type PresentationRequest, sameKey } from '@cp/holder';
+import {
+  createHolderKey,
+  type HolderKey,
+  type Issuance,
+  type PresentationRequest,
+  type RequestCredentialOptions,
+  sameKey,
+} from '@cp/holder';
 import { buildMdocDeviceResponse, mdocHandover, requestMdocCredentials } from '@cp/holder/mdoc';
 import { WalletError } from './errors.ts';
 import { withHolder } from './holder.ts';
@@ -140,9 +147,13 @@ export async function receiveMdoc(
     txCode?: string;
     /** At most this many instances (default: the issuer's batch_size). */
     batchSize?: number;
+    /** The DPoP key of the pushed authorization request (default: one made for this request). */
+    dpopKey?: HolderKey;
+    /** The authorization code flow's end: the pending request and the issuer's redirect (instead of a grant). */
+    authorizationResponse?: RequestCredentialOptions['authorizationResponse'];
   },
 ): Promise<StoredCredential> {
-  const dpopKey = await createHolderKey();
+  const dpopKey = context.dpopKey ?? (await createHolderKey());
   // The keys of further batch instances: kept (private half included) to be stored with their instance.
   const batchKeys = new Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>();
   const createKey = async () => {
@@ -160,6 +171,7 @@ export async function receiveMdoc(
         createKey,
         ...(context.txCode !== undefined ? { txCode: context.txCode } : {}),
         ...(context.batchSize !== undefined ? { batchSize: context.batchSize } : {}),
+        ...(context.authorizationResponse ? { authorizationResponse: context.authorizationResponse } : {}),
       },
       holderContext,
     ),

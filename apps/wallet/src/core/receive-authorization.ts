@@ -12,6 +12,7 @@ import { WalletError } from './errors.ts';
 import { withHolder } from './holder.ts';
 import { isObject } from './http.ts';
 import {
+  acceptMdoc,
   configurationDisplay,
   issuanceIn,
   issuerInfo,
@@ -56,6 +57,8 @@ interface PendingReceive {
   issuance: Issuance;
   /** How it was shown (issuer, display, claim labels): what the stored credential keeps. */
   resolved: ResolvedOffer;
+  /** The format asked for (absent in requests written before mdocs: SD-JWT VC). */
+  format?: CredentialFormat;
 }
 
 const defaultStorage = (): PendingStorage => {
@@ -76,15 +79,17 @@ export function callbackUrl(): string {
  */
 export async function startAuthorizedReceive(
   resolved: ResolvedOffer,
-  options: { redirectUri?: string; storage?: PendingStorage; now?: number } = {},
+  options: { format?: CredentialFormat; redirectUri?: string; storage?: PendingStorage; now?: number } = {},
 ): Promise<string> {
   const session = (resolved as Partial<ResolvedOfferWithSession>).session;
   if (!session) throw new WalletError('OFFER_INVALID', 'Resolve the offer first');
   if (!resolved.authorizationCode) {
     throw new WalletError('OFFER_UNSUPPORTED', 'The offer has no authorization code grant');
   }
-  const issuance = issuanceIn(session, 'dc+sd-jwt');
-  if (!issuance) throw new WalletError('OFFER_UNSUPPORTED', 'The authorization code flow receives SD-JWT VCs only');
+  // The format chosen on the offer screen; wallet-initiated, the chosen configuration's.
+  const format = options.format ?? resolved.formats?.[0] ?? 'dc+sd-jwt';
+  const issuance = issuanceIn(session, format);
+  if (!issuance) throw new WalletError('OFFER_UNSUPPORTED', 'The offer has no credential in this format');
   const storage = options.storage ?? defaultStorage();
   const dpopPair = issuerSupportsDpop(issuance) ? await generateEs256KeyPair() : undefined;
   const dpop = dpopPair ? { key: await keyOf(dpopPair) } : undefined;
@@ -103,6 +108,7 @@ export async function startAuthorizedReceive(
     ...(dpopPair ? { dpopKey: dpopPair } : {}),
     issuance,
     resolved: shown,
+    format,
   };
   storage.setItem(PENDING_AUTHORIZATION_KEY, JSON.stringify(pending));
   return authorization.authorizationRequestUrl;
@@ -165,10 +171,13 @@ export async function completeAuthorizedReceive(
   }
   const dpopKey = pending.dpopKey ? await keyOf(pending.dpopKey) : undefined;
   const resolved: ResolvedOfferWithSession = { ...pending.resolved, session: pending.issuance };
-  return receiveSdJwtVc(resolved, pending.issuance, vault, {
+  const redemption = {
     ...(dpopKey ? { dpopKey } : {}),
     authorizationResponse: { pending: pending.authorization, redirectUrl: callback },
-  });
+  };
+  return pending.format === 'mso_mdoc'
+    ? acceptMdoc(resolved, pending.issuance, vault, redemption)
+    : receiveSdJwtVc(resolved, pending.issuance, vault, redemption);
 }
 
 // ---- Wallet-initiated issuance -----------------------------------------------------------------------
@@ -181,7 +190,7 @@ export interface IssuerConfiguration {
   format: CredentialFormat;
 }
 
-/** An issuer as the wallet-initiated screen shows it: who it is and what it issues (SD-JWT VCs, this flow's). */
+/** An issuer as the wallet-initiated screen shows it: who it is and what it issues (SD-JWT VCs and mdocs). */
 export interface ResolvedIssuer {
   credentialIssuer: string;
   issuer: IssuerInfo;
@@ -189,6 +198,8 @@ export interface ResolvedIssuer {
 }
 
 const SD_JWT_FORMATS = new Set(['dc+sd-jwt', 'vc+sd-jwt']);
+const formatOf = (value: unknown): CredentialFormat | undefined =>
+  SD_JWT_FORMATS.has(String(value)) ? 'dc+sd-jwt' : value === 'mso_mdoc' ? 'mso_mdoc' : undefined;
 
 /** Reads an issuer's metadata (OpenID4VCI 1.0 §12.2) and the credentials it issues, shown in `locale`. */
 export async function resolveIssuer(credentialIssuer: string, locale: string): Promise<ResolvedIssuer> {
@@ -203,14 +214,10 @@ export async function resolveIssuer(credentialIssuer: string, locale: string): P
   const issuerId = metadata.credentialIssuer.credential_issuer;
   const described = metadata.credentialIssuer.credential_configurations_supported as Record<string, unknown>;
   const configurations = Object.entries(described).flatMap(([id, configuration]) => {
-    if (!isObject(configuration) || !SD_JWT_FORMATS.has(String(configuration.format))) return [];
-    return [
-      {
-        id,
-        format: 'dc+sd-jwt' as const,
-        ...configurationDisplay({ configuration, configurationId: id }, locale, 'dc+sd-jwt'),
-      },
-    ];
+    if (!isObject(configuration)) return [];
+    const format = formatOf(configuration.format);
+    if (!format) return [];
+    return [{ id, format, ...configurationDisplay({ configuration, configurationId: id }, locale, format) }];
   });
   if (configurations.length === 0) {
     throw new WalletError('OFFER_UNSUPPORTED', 'The issuer issues no credential this wallet can receive');
@@ -239,7 +246,7 @@ export async function resolveIssuerConfiguration(
     configurationId,
     display: configuration.display,
     claimDisplay: configuration.claimDisplay,
-    formats: ['dc+sd-jwt'],
+    formats: [configuration.format],
     authorizationCode: 'required',
     session,
   };

@@ -433,11 +433,17 @@ export async function receiveSdJwtVc(
  * verifies it, reads its status (the MSO's status list entry) and stores it with its format: a batch as ONE
  * credential with its instances (each with its key), as for an SD-JWT VC.
  */
-async function acceptMdoc(
+/** Receives the mdoc configuration of an offer (pre-authorized, or with `authorizationResponse` the code flow's end). */
+export async function acceptMdoc(
   resolved: ResolvedOffer,
   issuance: Issuance,
   vault: WalletVault,
-  { txCode, batchSize }: { txCode?: string; batchSize?: number },
+  {
+    txCode,
+    batchSize,
+    dpopKey,
+    authorizationResponse,
+  }: Pick<RequestCredentialOptions, 'txCode' | 'batchSize' | 'dpopKey' | 'authorizationResponse'>,
 ): Promise<StoredCredential> {
   const { receiveMdoc } = await import('./mdoc.ts');
   const trust = await loadPlatformTrust();
@@ -450,6 +456,8 @@ async function acceptMdoc(
     trust,
     ...(txCode !== undefined ? { txCode } : {}),
     ...(batchSize !== undefined ? { batchSize } : {}),
+    ...(dpopKey ? { dpopKey } : {}),
+    ...(authorizationResponse ? { authorizationResponse } : {}),
   });
   const lastStatus = await checkStatus(stored, { trust });
   const saved: StoredCredential = {

@@ -175,7 +175,7 @@ describe('an offer with only the authorization code grant', () => {
     expect(screen.queryByTestId('offer-accept')).toBeNull();
     await user.click(screen.getByTestId('offer-continue-at-issuer'));
     await waitFor(() => expect(goToIssuer).toHaveBeenCalledWith(AUTHORIZE));
-    expect(protocol.startAuthorizedReceive).toHaveBeenCalledWith(offerOnlyAuthorizationCode);
+    expect(protocol.startAuthorizedReceive).toHaveBeenCalledWith(offerOnlyAuthorizationCode, { format: 'dc+sd-jwt' });
     expect(protocol.acceptOffer).not.toHaveBeenCalled();
   });
 });

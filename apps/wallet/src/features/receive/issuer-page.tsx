@@ -20,6 +20,7 @@ import {
   startAuthorizedReceive,
 } from '../../app/protocol-api.ts';
 import { useVault } from '../../app/vault-context.tsx';
+import { MdocTag } from '../../components/format-label.tsx';
 import { IssuerSummary } from '../../components/issuer-summary.tsx';
 import { PageTitle, Section } from '../../components/section.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -125,7 +126,7 @@ export function IssuerPage() {
                     data-configuration={configuration.id}
                   >
                     <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600 }}>
-                      {name}
+                      {name} <MdocTag format={configuration.format} />
                     </Typography>
                     {description && (
                       <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>

@@ -135,7 +135,7 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
     setBusy(true);
     setError(null);
     try {
-      goToIssuer(await startAuthorizedReceive(resolved));
+      goToIssuer(await startAuthorizedReceive(resolved, { format }));
     } catch (failure) {
       setError(failure);
       setBusy(false);
@@ -250,7 +250,7 @@ function OfferReview({ resolved }: { resolved: ResolvedOffer }) {
           </Button>
         )}
       </Stack>
-      {resolved.authorizationCode === 'possible' && format === 'dc+sd-jwt' && !txCode && (
+      {resolved.authorizationCode === 'possible' && !txCode && (
         <Button
           size="small"
           onClick={() => void continueAtIssuer()}
