@@ -91,7 +91,13 @@ describe('wallet-initiated issuance', () => {
       await page.getByTestId('issuer-address').fill(issuer);
       await page.getByTestId('issuer-continue').click();
       await page.getByTestId('issuer-choose').waitFor({ timeout: 30_000 });
-      await page.getByTestId('issuer-configuration').filter({ hasText: 'Work Certificate' }).click();
+      // Both forms are listed (the mdoc tagged): the SD-JWT VC is chosen here.
+      const choices = page.getByTestId('issuer-configuration').filter({ hasText: 'Work Certificate' });
+      expect(await choices.count()).toBe(2);
+      await page
+        .locator('[data-testid="issuer-configuration"]:not([data-configuration$="_mdoc"])')
+        .filter({ hasText: 'Work Certificate' })
+        .click();
 
       // The issuer's page, which says which app the credentials go to: this wallet.
       await page.waitForURL((url) => url.href.startsWith(`${issuer}/authorize`), { timeout: 30_000 });
