@@ -1,4 +1,3 @@
-import { generateEs256KeyPair, signerFromPrivateJwk } from '@cp/credentials';
 import { coseSignerFromPrivateJwk, MdocError, verifyIssuerSigned } from '@cp/credentials/mdoc';
 import {
   createHolderKey,
@@ -9,6 +8,7 @@ import {
   sameKey,
 } from '@cp/holder';
 import { buildMdocDeviceResponse, mdocHandover, requestMdocCredentials } from '@cp/holder/mdoc';
+import { batchInstances, batchKeyMaker } from './batch.ts';
 import { WalletError } from './errors.ts';
 import { withHolder } from './holder.ts';
 import { randomId } from './http.ts';
@@ -154,14 +154,7 @@ export async function receiveMdoc(
   },
 ): Promise<StoredCredential> {
   const dpopKey = context.dpopKey ?? (await createHolderKey());
-  // The keys of further batch instances: kept (private half included) to be stored with their instance.
-  const batchKeys = new Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>();
-  const createKey = async () => {
-    const pair = await generateEs256KeyPair();
-    const key: HolderKey = { signer: await signerFromPrivateJwk(pair.privateJwk), publicJwk: pair.publicJwk };
-    batchKeys.set(key, pair);
-    return key;
-  };
+  const { keys: batchKeys, createKey } = batchKeyMaker();
   const [first, ...further] = await withHolder('ISSUER_ERROR', (holderContext) =>
     requestMdocCredentials(
       issuance,
@@ -186,7 +179,20 @@ export async function receiveMdoc(
     trust: context.trust ?? null,
   });
   if (further.length === 0) return stored;
-  const instances = await mdocBatchInstances(stored, further, batchKeys, context.trust ?? null);
+  // Each further instance verified as the first was (issuer signature, chain and trust, doctype, validity, device
+  // key = the key made for it) and holding the same elements.
+  const instances = await batchInstances(further, batchKeys, async (credential, pair) => {
+    const { verified } = await verifyIssuedMdoc(credential, {
+      holderJwk: pair.publicJwk,
+      credentialIssuer: stored.issuer.id,
+      docType: stored.vct,
+      trust: context.trust ?? null,
+    });
+    return {
+      sameAsFirst: canonical(verified.namespaces) === canonical(stored.mdoc?.namespaces ?? {}),
+      ...(verified.status ? { statusReference: { uri: verified.status.uri, idx: verified.status.idx } } : {}),
+    };
+  });
   return {
     ...stored,
     instances: [
@@ -194,40 +200,6 @@ export async function receiveMdoc(
       ...instances,
     ],
   };
-}
-
-/**
- * The further instances of an mdoc batch, each verified as the first was (issuer signature, chain and trust, doctype,
- * validity, device key = the key this wallet made for it, whose private half is kept with it) and holding the same
- * credential: the same elements. One that is not is refused with the whole batch.
- */
-async function mdocBatchInstances(
-  first: StoredCredential,
-  received: { credential: string; key: HolderKey }[],
-  keys: Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>,
-  trust: PlatformTrust | null,
-): Promise<CredentialInstance[]> {
-  const instances: CredentialInstance[] = [];
-  for (const { credential, key } of received) {
-    const pair = keys.get(key);
-    if (!pair)
-      throw new WalletError('CREDENTIAL_INVALID', 'A batch instance is bound to a key this wallet did not make');
-    const { verified } = await verifyIssuedMdoc(credential, {
-      holderJwk: pair.publicJwk,
-      credentialIssuer: first.issuer.id,
-      docType: first.vct,
-      trust,
-    });
-    if (canonical(verified.namespaces) !== canonical(first.mdoc?.namespaces ?? {})) {
-      throw new WalletError('CREDENTIAL_INVALID', 'The instances of the batch are not the same credential');
-    }
-    instances.push({
-      raw: credential,
-      key: pair,
-      ...(verified.status ? { statusReference: { uri: verified.status.uri, idx: verified.status.idx } } : {}),
-    });
-  }
-  return instances;
 }
 
 /** JSON of elements by namespace, both levels sorted: two instances' elements compared whatever their order. */

@@ -1,15 +1,7 @@
-import {
-  decodeJwt,
-  generateEs256KeyPair,
-  jwtVcIssuerMetadataUrl,
-  SdJwtVcError,
-  signerFromPrivateJwk,
-  verifySdJwtVc,
-} from '@cp/credentials';
+import { decodeJwt, jwtVcIssuerMetadataUrl, SdJwtVcError, verifySdJwtVc } from '@cp/credentials';
 import {
   AUTHORIZATION_CODE_GRANT,
   createHolderKey,
-  type HolderKey,
   type Issuance,
   PRE_AUTHORIZED_GRANT,
   REGISTERED_CLAIMS,
@@ -18,6 +10,7 @@ import {
   resolveCredentialOffer,
   sameKey,
 } from '@cp/holder';
+import { batchInstances, batchKeyMaker } from './batch.ts';
 import { localizedFrom, pickEntry } from './display.ts';
 import { WalletError } from './errors.ts';
 import { withHolder } from './holder.ts';
@@ -29,7 +22,6 @@ import type {
   ClaimDisplay,
   CredentialDisplay,
   CredentialFormat,
-  CredentialInstance,
   IssuerAssurance,
   IssuerInfo,
   LocalizedText,
@@ -361,10 +353,10 @@ export async function acceptOffer(
   const format = options.format ?? resolved.formats?.[0] ?? 'dc+sd-jwt';
   const issuance = issuanceIn(session, format);
   if (!issuance) throw new WalletError('OFFER_UNSUPPORTED', `The offer has no ${format} credential`);
-  if (format === 'mso_mdoc') return acceptMdoc(resolved, issuance, vault, options);
   if (resolved.authorizationCode === 'required') {
     throw new WalletError('OFFER_UNSUPPORTED', 'This offer is redeemed at the issuer’s page (authorization code)');
   }
+  if (format === 'mso_mdoc') return acceptMdoc(resolved, issuance, vault, options);
   return receiveSdJwtVc(resolved, issuance, vault, {
     // DPoP (RFC 9449) when the issuer takes it: a key of this one request, never the holder key, so that the
     // access token is useless to whoever intercepts it and issuers cannot link requests by it.
@@ -387,14 +379,7 @@ export async function receiveSdJwtVc(
   redeem: Omit<RequestCredentialOptions, 'key' | 'createKey'>,
 ): Promise<StoredCredential> {
   const holder = vault.holder();
-  // The keys of further batch instances: kept (private half included) to be stored with their instance.
-  const batchKeys = new Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>();
-  const createKey = async () => {
-    const pair = await generateEs256KeyPair();
-    const key: HolderKey = { signer: await signerFromPrivateJwk(pair.privateJwk), publicJwk: pair.publicJwk };
-    batchKeys.set(key, pair);
-    return key;
-  };
+  const { keys: batchKeys, createKey } = batchKeyMaker();
   const { credential: raw, instances: received } = await withHolder('ISSUER_ERROR', (context) =>
     requestCredential(issuance, { ...redeem, key: holder, createKey }, context),
   );
@@ -408,7 +393,21 @@ export async function receiveSdJwtVc(
     ...(vct ? { vct } : {}),
     trust,
   });
-  const instances = await batchInstances(stored, received.slice(1), batchKeys, trust);
+  const instances = await batchInstances(received.slice(1), batchKeys, async (credential, pair) => {
+    const { claims, payload } = await verifyIssuedCredential(credential, {
+      holderJwk: pair.publicJwk,
+      credentialIssuer: stored.issuer.id,
+      vct: stored.vct,
+      trust,
+    });
+    const reference = (payload.status as { status_list?: { idx?: unknown; uri?: unknown } } | undefined)?.status_list;
+    return {
+      sameAsFirst: JSON.stringify(sorted(claims)) === JSON.stringify(sorted(stored.claims)),
+      ...(reference && typeof reference.idx === 'number' && typeof reference.uri === 'string'
+        ? { statusReference: { uri: reference.uri, idx: reference.idx } }
+        : {}),
+    };
+  });
   const lastStatus = await checkStatus(stored, { trust });
   // lastCheckedAt: when a status was last answered (none yet when the list could not be read).
   const saved: StoredCredential = {
@@ -467,43 +466,6 @@ export async function acceptMdoc(
   };
   await vault.saveCredential(saved);
   return saved;
-}
-
-/**
- * The further instances of a batch, each verified as the first was (issuer signature and trust, bound to its own
- * key) and holding the same credential: same issuer, type and claims. One that is not is refused with the whole
- * batch (an issuer that mixes credentials into a batch is not one to keep any of).
- */
-async function batchInstances(
-  first: StoredCredential,
-  received: { credential: string; key: HolderKey }[],
-  keys: Map<HolderKey, { privateJwk: JsonWebKey; publicJwk: JsonWebKey }>,
-  trust: PlatformTrust | null,
-): Promise<CredentialInstance[]> {
-  const instances: CredentialInstance[] = [];
-  for (const { credential, key } of received) {
-    const pair = keys.get(key);
-    if (!pair)
-      throw new WalletError('CREDENTIAL_INVALID', 'A batch instance is bound to a key this wallet did not make');
-    const { claims, payload } = await verifyIssuedCredential(credential, {
-      holderJwk: pair.publicJwk,
-      credentialIssuer: first.issuer.id,
-      vct: first.vct,
-      trust,
-    });
-    if (JSON.stringify(sorted(claims)) !== JSON.stringify(sorted(first.claims))) {
-      throw new WalletError('CREDENTIAL_INVALID', 'The instances of the batch are not the same credential');
-    }
-    const reference = (payload.status as { status_list?: { idx?: unknown; uri?: unknown } } | undefined)?.status_list;
-    instances.push({
-      raw: credential,
-      key: pair,
-      ...(reference && typeof reference.idx === 'number' && typeof reference.uri === 'string'
-        ? { statusReference: { uri: reference.uri, idx: reference.idx } }
-        : {}),
-    });
-  }
-  return instances;
 }
 
 const sorted = (claims: Record<string, unknown>) =>
