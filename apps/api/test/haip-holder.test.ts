@@ -15,7 +15,14 @@ import { requestMdocCredentials } from '@cp/holder/mdoc';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness.ts';
-import { buildIssuer, buildWalletProvider, offerOf, signWalletAttestation, type TestIssuer } from './support/issuer.ts';
+import {
+  buildIssuer,
+  buildWalletProvider,
+  followAuthorizationRedirect,
+  offerOf,
+  signWalletAttestation,
+  type TestIssuer,
+} from './support/issuer.ts';
 import { fetchOf, presentCredential, presentMdoc } from './support/wallet.ts';
 
 /**
@@ -62,12 +69,7 @@ const db = () => t.runtime.ctx.database.db;
 const context = () => ({ fetch: fetchOf(t) });
 
 /** The browser step of an issuer-initiated request: the authorization endpoint redirects at once. */
-const followRedirect = async (authorizationRequestUrl: string) => {
-  const { pathname, search } = new URL(authorizationRequestUrl);
-  const answer = await t.app.inject({ url: `${pathname}${search}` });
-  expect(answer.statusCode, answer.body).toBe(302);
-  return answer.headers.location as string;
-};
+const followRedirect = (url: string) => followAuthorizationRedirect(t)(url);
 
 const offer = (email: string) => offerOf(t, issuer, { email, claims: { full_name: 'Ada Lovelace', age: '36' } });
 

@@ -17,6 +17,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import { followAuthorizationRedirect } from './support/issuer.ts';
 import { mailsTo, waitForMails } from './support/mailbox.ts';
 import { fetchOf, walletHttp } from './support/wallet.ts';
 
@@ -806,12 +807,7 @@ describe('wallet-initiated issuance', () => {
 // ---- the holder library (@cp/holder) through the authorization code flow ---------------------------------
 
 /** The browser step of an issuer-initiated request: the authorization endpoint redirects at once. */
-const followRedirect = async (authorizationRequestUrl: string) => {
-  const { pathname, search } = new URL(authorizationRequestUrl);
-  const answer = await t.app.inject({ url: `${pathname}${search}` });
-  expect(answer.statusCode, answer.body).toBe(302);
-  return answer.headers.location as string;
-};
+const followRedirect = (url: string) => followAuthorizationRedirect(t)(url);
 
 /** The browser step of a wallet-initiated request: the address, the code from the mailbox, the redirect. */
 const proveAddress = (issuer: Issuer, email: string) => async (authorizationRequestUrl: string) => {

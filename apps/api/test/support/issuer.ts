@@ -146,3 +146,11 @@ export async function signWalletAttestation(
     },
   );
 }
+
+/** The browser step of an issuer-initiated authorization request: the authorization endpoint redirects at once. */
+export const followAuthorizationRedirect = (t: TestApp) => async (authorizationRequestUrl: string) => {
+  const { pathname, search } = new URL(authorizationRequestUrl);
+  const answer = await t.app.inject({ url: `${pathname}${search}` });
+  expect(answer.statusCode, answer.body).toBe(302);
+  return answer.headers.location as string;
+};
