@@ -152,6 +152,31 @@ async function databaseCpuSeconds(handle: DatabaseHandle): Promise<number | null
   return ticks / 100; // USER_HZ
 }
 
+/**
+ * WAL written by the whole cluster so far and the checkpoints it has taken (requested + timed): a 1,000,000-row
+ * import writes gigabytes of WAL, and each checkpoint it triggers (max_wal_size) makes the next change of every
+ * page write a full-page image. null on PGlite.
+ */
+async function walState(handle: DatabaseHandle): Promise<{ lsn: string; checkpoints: number } | null> {
+  if (handle.kind !== 'postgresql') return null;
+  const { rows } = await handle.executor.executeSql(
+    'select pg_current_wal_lsn()::text as lsn, (checkpoints_timed + checkpoints_req)::int as checkpoints from pg_stat_bgwriter',
+    [],
+  );
+  return rows[0] as { lsn: string; checkpoints: number };
+}
+
+async function walWritten(handle: DatabaseHandle, before: { lsn: string; checkpoints: number } | null) {
+  const after = await walState(handle);
+  if (!before || !after) return '—';
+  const { rows } = await handle.executor.executeSql('select pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::float8 as bytes', [
+    after.lsn,
+    before.lsn,
+  ]);
+  const bytes = Number((rows[0] as { bytes: number }).bytes);
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB, ${after.checkpoints - before.checkpoints} checkpoints`;
+}
+
 const results: string[] = [];
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -171,13 +196,14 @@ async function measure(target: string, rows: number) {
       storage: new LocalStorage(filesDir),
       statusListSize: STATUS_LIST_SIZE,
       // As apps/api/src/service-deps.ts wires it.
-      parallelBatches: handle.kind === 'postgresql' ? 2 : 1,
+      parallelBatches: handle.kind === 'postgresql' ? Number(process.env.BENCH_PARALLEL ?? 2) : 1,
       enqueue: async () => {},
     };
     const baseline = process.memoryUsage().rss;
     peakRss = baseline;
     const cpuBefore = process.cpuUsage();
     const dbCpuBefore = await databaseCpuSeconds(handle);
+    const walBefore = await walState(handle);
     const started = performance.now();
     // The upload as the route hands it over: a stream, stored as it is checked.
     const row = await importsService.startImport(deps, org, { schema_id: org.schemaId }, createReadStream(csvFile));
@@ -187,6 +213,7 @@ async function measure(target: string, rows: number) {
     const cpu = process.cpuUsage(cpuBefore);
     const nodeCpu = (cpu.user + cpu.system) / 1e6;
     const dbCpu = dbCpuBefore === null ? null : ((await databaseCpuSeconds(handle)) ?? 0) - dbCpuBefore;
+    const wal = await walWritten(handle, walBefore);
     const [done] = await handle.db
       .select()
       .from(schema.credentialImports)
@@ -194,7 +221,7 @@ async function measure(target: string, rows: number) {
     if (done?.status !== 'COMPLETED' || done.succeededCount !== rows) {
       throw new Error(`import ended ${done?.status} with ${done?.succeededCount}/${rows}: ${done?.failureReason}`);
     }
-    return `| ${target} | ${rows.toLocaleString('en')} | ${(csvBytes / 1024 / 1024).toFixed(1)} MB | ${((accepted - started) / 1000).toFixed(2)} s | ${seconds.toFixed(2)} s | ${Math.round(rows / seconds).toLocaleString('en')} | ${Math.round(peakRss / 1024 / 1024)} MB (${Math.round(baseline / 1024 / 1024)} MB before) | ${nodeCpu.toFixed(1)} s | ${dbCpu === null ? '—' : `${dbCpu.toFixed(1)} s`} | ${loadavg()[0]!.toFixed(1)} |`;
+    return `| ${target} | ${rows.toLocaleString('en')} | ${(csvBytes / 1024 / 1024).toFixed(1)} MB | ${((accepted - started) / 1000).toFixed(2)} s | ${seconds.toFixed(2)} s | ${Math.round(rows / seconds).toLocaleString('en')} | ${Math.round(peakRss / 1024 / 1024)} MB (${Math.round(baseline / 1024 / 1024)} MB before) | ${nodeCpu.toFixed(1)} s | ${dbCpu === null ? '—' : `${dbCpu.toFixed(1)} s`} | ${wal} | ${loadavg()[0]!.toFixed(1)} |`;
   } finally {
     await close();
     rmSync(filesDir, { recursive: true, force: true });
@@ -230,7 +257,7 @@ print(
   `\nmachine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 1024 ** 3)} GB, node ${process.version}`,
 );
 print(
-  '| database | rows | file | upload checks | total wall time | rows/s | peak RSS of the process | CPU of the process | CPU of the PostgreSQL backends | load average (1 min, at the end) |',
+  '| database | rows | file | upload checks | total wall time | rows/s | peak RSS of the process | CPU of the process | CPU of the PostgreSQL backends | WAL (cluster) | load average (1 min, at the end) |',
 );
-print('|---|---|---|---|---|---|---|---|---|---|');
+print('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const line of results) print(line);

@@ -1,0 +1,176 @@
+/**
+ * The runtime's floor on this machine: what an API built on the product's stack (Node, Fastify with the form
+ * parser, node-postgres) costs per request when it does nothing but what a presentation's response must do
+ * at the least: receive a ~4 KB form post, run the same number of SQL statements (autocommit round trips on
+ * a small indexed table: read by key, update by key with RETURNING, insert, update) and, with
+ * `--crypto true`, the response's bare cryptography on node:crypto (import the attempt's key and the wallet's
+ * ephemeral key, ECDH, import the holder key, two ES256 checks), then answer a small JSON.
+ *
+ *   node_modules/.bin/tsx bench/runtime-floor.bench.ts [--requests 20000] [--concurrency 16] [--statements 4] [--crypto true]
+ *
+ * The server runs in a child process of its own on a fresh PostgreSQL database (as the API in the other HTTP
+ * benchmarks); this process is the load generator (the same undici client). Printed: requests/s, p50/p95, and
+ * the CPU per request of the server, PostgreSQL and the load generator (`cpuMeter`, /proc), with the rate at
+ * which they fill two cores. Compare with `verification.bench.ts` in the same minutes: the difference between
+ * the two servers' CPU per request is what the product's own code costs above this floor.
+ */
+import { fork } from 'node:child_process';
+import {
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  verify,
+} from 'node:crypto';
+import formbody from '@fastify/formbody';
+import Fastify from 'fastify';
+import pg from 'pg';
+import {
+  type ApiServer,
+  cpuBudgetLine,
+  cpuMeter,
+  createDatabase,
+  freePort,
+  httpClient,
+  loadLine,
+  machineLine,
+  ms,
+  num,
+  parseArgs,
+  percentile,
+  print,
+  protocolCryptoMs,
+  runConcurrent,
+  transactionCount,
+} from './support/bench.ts';
+
+const args = parseArgs({ requests: '20000', concurrency: '16', statements: '4', crypto: 'false' });
+
+if (process.env.FLOOR_SERVER) {
+  // The server: one route, `statements` autocommit statements per request (a pool of 10, as the API's).
+  const statements = Number(process.env.FLOOR_STATEMENTS);
+  const withCrypto = process.env.FLOOR_CRYPTO === 'true';
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+  const p256 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const [issuer, holder, attempt, ephemeral] = [p256(), p256(), p256(), p256()];
+  const signed = randomBytes(700);
+  const es256 = (key: Parameters<typeof sign>[2]) =>
+    sign('sha256', signed, { key, dsaEncoding: 'ieee-p1363' } as never);
+  const [issuerSignature, holderSignature] = [es256(issuer.privateKey), es256(holder.privateKey)];
+  const jwk = (key: { export(o: { format: 'jwk' }): object }) => key.export({ format: 'jwk' }) as never;
+  const [attemptJwk, ephemeralJwk, holderJwk] = [
+    jwk(attempt.privateKey),
+    jwk(ephemeral.publicKey),
+    jwk(holder.publicKey),
+  ];
+  const queries = [
+    { name: 'floor_read', text: 'select id, state, payload from floor_attempts where id = $1' },
+    { name: 'floor_claim', text: 'update floor_attempts set state = state + 1 where id = $1 returning state' },
+    { name: 'floor_insert', text: 'insert into floor_results (attempt_id, result) values ($1, $2)' },
+    { name: 'floor_finish', text: 'update floor_attempts set finished_at = now() where id = $1' },
+  ];
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  await app.register(formbody);
+  app.post<{ Params: { id: string }; Body: { response?: string } }>('/floor/:id', async (request, reply) => {
+    const id = Number(request.params.id) % 1000;
+    if (typeof request.body?.response !== 'string') return reply.code(400).send({ error: 'invalid_request' });
+    if (withCrypto) {
+      const privateKey = createPrivateKey({ key: attemptJwk, format: 'jwk' });
+      diffieHellman({ privateKey, publicKey: createPublicKey({ key: ephemeralJwk, format: 'jwk' }) });
+      const holderKey = createPublicKey({ key: holderJwk, format: 'jwk' });
+      const ok =
+        verify('sha256', signed, { key: issuer.publicKey, dsaEncoding: 'ieee-p1363' }, issuerSignature) &&
+        verify('sha256', signed, { key: holderKey, dsaEncoding: 'ieee-p1363' }, holderSignature);
+      if (!ok) return reply.code(400).send({ error: 'invalid_request' });
+    }
+    for (let i = 0; i < statements; i++) {
+      const query = queries[i % queries.length]!;
+      await pool.query({
+        name: query.name,
+        text: query.text,
+        values: query.name === 'floor_insert' ? [id, 'VERIFIED'] : [id],
+      });
+    }
+    return { redirect_uri: `https://verifier.example/done/${id}` };
+  });
+  await pool.query(`create table if not exists floor_attempts (id int primary key, state int not null default 0,
+    payload text not null, finished_at timestamptz)`);
+  await pool.query(`create table if not exists floor_results (id bigserial primary key, attempt_id int not null,
+    result text not null, created_at timestamptz not null default now())`);
+  await pool.query(`insert into floor_attempts (id, payload) select g, repeat('x', 200) from generate_series(0, 999) g
+    on conflict do nothing`);
+  await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+  process.send?.({ type: 'ready' });
+  process.on('message', async (message: { type: string }) => {
+    if (message.type !== 'stop') return;
+    await app.close();
+    await pool.end();
+    process.exit(0);
+  });
+} else {
+  const count = Number(args.requests);
+  const concurrency = Number(args.concurrency);
+  print(machineLine());
+  const database = await createDatabase();
+  const port = await freePort();
+  const child = fork(process.argv[1]!, [], {
+    execArgv: process.execArgv,
+    env: {
+      ...process.env,
+      FLOOR_SERVER: '1',
+      FLOOR_STATEMENTS: args.statements,
+      FLOOR_CRYPTO: args.crypto,
+      PORT: String(port),
+      DATABASE_URL: database.url,
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the floor server exited (${code})`)));
+    child.on('message', (message: { type: string }) => message.type === 'ready' && resolve());
+  });
+  child.removeAllListeners('exit');
+  const http = httpClient(`http://127.0.0.1:${port}`, concurrency);
+  // A response's size: an encrypted SD-JWT VC presentation is 3-5 KB of base64url.
+  const form = { response: randomBytes(3000).toString('base64url'), state: randomBytes(16).toString('hex') };
+  const fire = (n: number) =>
+    runConcurrent(n, concurrency, async (i) => {
+      const response = await http.request(`/floor/${i}`, { form });
+      if (response.status !== 200) throw new Error(`floor: ${response.status} ${response.text}`);
+    });
+  try {
+    await fire(Math.min(2000, count)); // warm-up (JIT, pool)
+    const meter = await cpuMeter({ pids: [child.pid!], databaseUrl: database.url } as ApiServer);
+    const txBefore = await transactionCount(database.url);
+    print(loadLine());
+    print(
+      `floor: ${num(count)} × POST (≈ 4 KB form), ${args.statements} statements${args.crypto === 'true' ? ' + the bare cryptography' : ''}, ${concurrency} in flight…`,
+    );
+    const { result: run, cpu } = await meter.measure(count, () => fire(count));
+    await meter.close();
+    print(loadLine());
+    if (run.failures > 0) throw run.firstError;
+    const txPerRequest = ((await transactionCount(database.url)) - txBefore) / count;
+    print('');
+    print('| requests | in flight | statements | cryptography | wall time | requests/s | p50 | p95 | p99 |');
+    print('|---|---|---|---|---|---|---|---|---|');
+    print(
+      `| ${num(count)} | ${concurrency} | ${args.statements} (${txPerRequest.toFixed(1)} measured) | ${args.crypto === 'true' ? 'yes' : 'no'} | ${run.seconds.toFixed(2)} s | ${num(run.perSecond)} | ${ms(percentile(run.latencies, 50))} | ${ms(percentile(run.latencies, 95))} | ${ms(percentile(run.latencies, 99))} |`,
+    );
+    print(
+      cpuBudgetLine(
+        'request (floor server)',
+        cpu,
+        args.crypto === 'true' ? undefined : protocolCryptoMs('presentation'),
+      ),
+    );
+  } finally {
+    await http.close();
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.send({ type: 'stop' });
+    });
+    await database.drop();
+  }
+}
