@@ -1,0 +1,142 @@
+import {
+  createDecipheriv,
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  type KeyObject,
+} from 'node:crypto';
+
+/**
+ * Decrypts the wallet's encrypted authorization response (`direct_post.jwt`, `dc_api.jwt`): a compact JWE made
+ * with ECDH-ES, direct key agreement (RFC 7518 §4.6), and A128GCM or A256GCM (§5.3), to the attempt's P-256 key.
+ *
+ * On node:crypto, synchronously, rather than jose's compactDecrypt: jose runs it as six WebCrypto jobs (two key
+ * imports, the key agreement, the Concat KDF's digest, the AES key import, the decryption), each dispatched to the
+ * thread pool and awaited; at the verifier's rate that dispatch cost more than the cryptography (bench/RESULTS.md).
+ * The primitives are OpenSSL's either way. As strict as jose's compactDecrypt with `keyManagementAlgorithms:
+ * ['ECDH-ES']` and the content encryptions given, and stricter where noted:
+ * - five base64url parts, a protected header that is a JSON object (UTF-8), no encrypted key (direct agreement);
+ * - `alg` ECDH-ES only, `enc` one of those given; `zip` refused; `crit` refused whatever it names;
+ * - `epk` an EC P-256 public key (no private members, full-length coordinates, on the curve: checked by the
+ *   import) — another curve or key type is refused here (jose would fail later, at the key agreement);
+ * - `apu`/`apv` strings in base64url when present, and not equal (as jose);
+ * - a 96-bit IV and a 128-bit tag; the protected header is the additional authenticated data.
+ * Throws on any problem; the caller answers one refusal whatever it was.
+ */
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+/** A P-256 coordinate: 32 bytes, 43 base64url characters. */
+const COORDINATE = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+const PRIVATE_MEMBERS = ['d', 'k', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'priv'];
+const CONTENT_KEY_BITS: Record<string, 128 | 256> = { A128GCM: 128, A256GCM: 256 };
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function decode(part: string, label: string): Buffer {
+  if (!BASE64URL.test(part) || part.length % 4 === 1) throw new Error(`The JWE ${label} is not base64url`);
+  return Buffer.from(part, 'base64url');
+}
+
+const lengthPrefixed = (bytes: Uint8Array) => {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(bytes.length);
+  return [length, bytes];
+};
+
+/** The attempt's private key (a JWK with `d`), imported for the key agreement. */
+export function responseDecryptionKey(privateJwk: JsonWebKey): KeyObject {
+  if (privateJwk.kty !== 'EC' || privateJwk.crv !== 'P-256' || typeof privateJwk.d !== 'string') {
+    throw new Error('The response key is not a P-256 private key');
+  }
+  const { kty, crv, x, y, d } = privateJwk;
+  return createPrivateKey({ key: { kty, crv, x, y, d }, format: 'jwk' });
+}
+
+/** The plaintext of a compact ECDH-ES JWE encrypted to `privateKey` (see above). */
+export function decryptEcdhEsJwe(
+  jwe: string,
+  privateKey: KeyObject,
+  contentEncryption: readonly string[],
+): { plaintext: Buffer; protectedHeader: Record<string, unknown> } {
+  const parts = jwe.split('.');
+  if (parts.length !== 5) throw new Error('Not a compact JWE');
+  const [encodedHeader, encryptedKey, encodedIv, encodedCiphertext, encodedTag] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  if (!encodedHeader) throw new Error('The JWE has no protected header');
+  let header: unknown;
+  try {
+    header = JSON.parse(strictUtf8.decode(decode(encodedHeader, 'protected header')));
+  } catch {
+    throw new Error('The JWE protected header is invalid');
+  }
+  if (!isPlainObject(header)) throw new Error('The JWE protected header is invalid');
+  if (header.crit !== undefined) throw new Error('No JWE extension is understood (crit)');
+  if (header.zip !== undefined) throw new Error('Compressed JWEs are not accepted (zip)');
+  if (header.alg !== 'ECDH-ES') throw new Error('The JWE alg is not ECDH-ES');
+  const enc = header.enc;
+  const keyBits = typeof enc === 'string' && contentEncryption.includes(enc) ? CONTENT_KEY_BITS[enc] : undefined;
+  if (!keyBits || typeof enc !== 'string') throw new Error('The JWE enc is not accepted');
+  // Direct key agreement: the content key is the agreed one, never sent.
+  if (encryptedKey !== '') throw new Error('Unexpected JWE encrypted key');
+
+  const epk = header.epk;
+  if (!isPlainObject(epk) || PRIVATE_MEMBERS.some((member) => Object.hasOwn(epk, member))) {
+    throw new Error('The JWE epk is missing or invalid');
+  }
+  if (
+    epk.kty !== 'EC' ||
+    epk.crv !== 'P-256' ||
+    typeof epk.x !== 'string' ||
+    typeof epk.y !== 'string' ||
+    !COORDINATE.test(epk.x) ||
+    !COORDINATE.test(epk.y)
+  ) {
+    throw new Error('The JWE epk is not a P-256 public key');
+  }
+  // The import refuses a point that is not on the curve.
+  const ephemeralKey = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: epk.x, y: epk.y }, format: 'jwk' });
+  const partyInfo = (name: 'apu' | 'apv') => {
+    const value = header[name];
+    if (value === undefined) return Buffer.alloc(0);
+    if (typeof value !== 'string') throw new Error(`The JWE ${name} is invalid`);
+    return decode(value, name);
+  };
+  const apu = partyInfo('apu');
+  const apv = partyInfo('apv');
+  if (header.apu !== undefined && header.apv !== undefined && apu.equals(apv)) {
+    throw new Error('The JWE apu and apv must be distinct');
+  }
+
+  // RFC 7518 §4.6.2: Concat KDF (NIST SP 800-56A) with SHA-256; one round for 128 or 256 bits.
+  const sharedSecret = diffieHellman({ privateKey, publicKey: ephemeralKey });
+  const keyDataLength = Buffer.alloc(4);
+  keyDataLength.writeUInt32BE(keyBits);
+  const contentKey = createHash('sha256')
+    .update(Buffer.from([0, 0, 0, 1]))
+    .update(sharedSecret)
+    .update(Buffer.concat([...lengthPrefixed(Buffer.from(enc)), ...lengthPrefixed(apu), ...lengthPrefixed(apv)]))
+    .update(keyDataLength)
+    .digest()
+    .subarray(0, keyBits / 8);
+
+  const iv = decode(encodedIv, 'iv');
+  const tag = decode(encodedTag, 'tag');
+  if (iv.length !== 12) throw new Error('Invalid JWE initialization vector length');
+  if (tag.length !== 16) throw new Error('Invalid JWE authentication tag length');
+  const ciphertext = decode(encodedCiphertext, 'ciphertext');
+  const decipher = createDecipheriv(keyBits === 128 ? 'aes-128-gcm' : 'aes-256-gcm', contentKey, iv, {
+    authTagLength: 16,
+  });
+  decipher.setAAD(Buffer.from(encodedHeader, 'ascii'));
+  decipher.setAuthTag(tag);
+  const plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+  return { plaintext, protectedHeader: header };
+}
