@@ -1,4 +1,4 @@
-import { type Database, schema } from '@cp/db';
+import { type Database, runStatement, schema, statement } from '@cp/db';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 
 const { organizations, memberships, membershipExclusions } = schema;
@@ -171,5 +171,19 @@ export function listAllOrganizations(db: Database) {
 /** Public lookup by id (issuer metadata, DID documents): no membership, so never for member data. */
 export async function findOrganizationById(db: Database, organizationId: string) {
   const [row] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  return row;
+}
+
+/**
+ * An issuer of this platform as the verifier's trust policy reads it, for every presentation of its credentials:
+ * its name and whether it passed KYB. A hand-written statement (the response endpoint's hot path).
+ */
+const issuerOrganizationStatement = statement<{ id: string; name: string; verifiedAt: Date | null }>(
+  'verifier_issuer_organization',
+  `select id, name, verified_at as "verifiedAt" from organizations where id = $1`,
+);
+
+export async function findIssuerOrganization(db: Database, organizationId: string) {
+  const [row] = await runStatement(db, issuerOrganizationStatement, [organizationId]);
   return row;
 }

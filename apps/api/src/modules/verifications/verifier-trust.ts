@@ -16,7 +16,7 @@ import {
 import { isMdocDocTypeOf, type MdocVerifierDeps, mdocNames } from '@cp/credentials/mdoc';
 import type { Database, schema } from '@cp/db';
 import type { ResourceFetcher } from '../../lib/resource-fetcher.ts';
-import * as organizationsService from '../organizations/organizations.service.ts';
+import * as organizationsRepository from '../organizations/organizations.repository.ts';
 import * as trustAnchorsService from '../trust-anchors/trust-anchors.service.ts';
 
 /**
@@ -142,7 +142,7 @@ export function verifierTrust(options: VerifierTrustOptions) {
       const anchor = await anchorOf(binding);
       const organizationId = platformOrganizationId(binding.iss);
       const organization = organizationId
-        ? await organizationsService.getPublicOrganization(options.db, organizationId).catch(() => undefined)
+        ? await organizationsRepository.findIssuerOrganization(options.db, organizationId).catch(() => undefined)
         : undefined;
       const verified = organization?.verifiedAt != null;
       const admission = admit(binding, anchor, organizationId, organization, verification);
