@@ -144,6 +144,35 @@ describe('verifyJwtSignature', () => {
     expect(await both(good, p256.jwk)).toEqual([true, true]);
   });
 
+  it('accepts valid ES256 signatures whatever their r and s (leading zero bytes, high bits), refuses r or s of 0 or n', async () => {
+    const p256 = ec();
+    let leadingZero = 0;
+    let highBit = 0;
+    for (let i = 0; i < 5000 && (leadingZero < 2 || highBit < 2); i++) {
+      const jwt = jws({ alg: 'ES256', i }, p256.privateKey);
+      const signature = Buffer.from(jwt.split('.')[2]!, 'base64url');
+      const zero = signature[0] === 0 || signature[32] === 0;
+      const high = (signature[0]! & 0x80) !== 0 && (signature[32]! & 0x80) !== 0;
+      if (!zero && !high && i > 20) continue;
+      if (zero) leadingZero++;
+      if (high) highBit++;
+      expect(await both(jwt, p256.jwk), jwt).toEqual([true, true]);
+    }
+    expect(leadingZero).toBeGreaterThanOrEqual(2);
+    const good = jws({ alg: 'ES256' }, p256.privateKey);
+    const [h, p, s] = good.split('.') as [string, string, string];
+    const bytes = Buffer.from(s, 'base64url');
+    const order = Buffer.from('ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551', 'hex');
+    for (const forged of [
+      Buffer.concat([Buffer.alloc(32), bytes.subarray(32)]),
+      Buffer.concat([bytes.subarray(0, 32), Buffer.alloc(32)]),
+      Buffer.concat([order, bytes.subarray(32)]),
+      Buffer.concat([bytes.subarray(0, 32), order]),
+    ]) {
+      expect(await both(`${h}.${p}.${base64url(forged)}`, p256.jwk)).toEqual([false, false]);
+    }
+  });
+
   it('refuses b64:false (unencoded payload, RFC 7797) even when signed over the raw payload and declared critical', async () => {
     const p256 = ec();
     const raw = '{"iss":"https://issuer.example"}';
