@@ -3,6 +3,7 @@ import {
   createHash,
   createPrivateKey,
   createPublicKey,
+  createSecretKey,
   diffieHellman,
   type KeyObject,
 } from 'node:crypto';
@@ -46,13 +47,38 @@ const lengthPrefixed = (bytes: Uint8Array) => {
   return [length, bytes];
 };
 
+/**
+ * Keys are imported from PEM strings built here, not from JWK objects: Node probes an object argument for a
+ * KeyObject and a CryptoKey by throwing and catching, which costs as much as the import itself. The DER is the
+ * fixed form of a P-256 key (the same bytes Node exports): SubjectPublicKeyInfo of an uncompressed point, and
+ * PKCS #8 with the ECPrivateKey's scalar and public point. The import checks that a point is on the curve.
+ */
+const SPKI_P256 = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
+const PKCS8_P256 = Buffer.from('308187020100301306072a8648ce3d020106082a8648ce3d030107046d306b0201010420', 'hex');
+const PKCS8_P256_PUBLIC = Buffer.from('a144034200', 'hex');
+const UNCOMPRESSED = Buffer.from([0x04]);
+const pem = (label: string, der: Buffer) =>
+  `-----BEGIN ${label}-----\n${der.toString('base64')}\n-----END ${label}-----\n`;
+
+function coordinate(value: unknown, label: string): Buffer {
+  if (typeof value !== 'string' || !COORDINATE.test(value)) throw new Error(`${label} is not a P-256 coordinate`);
+  return Buffer.from(value, 'base64url');
+}
+
 /** The attempt's private key (a JWK with `d`), imported for the key agreement. */
 export function responseDecryptionKey(privateJwk: JsonWebKey): KeyObject {
-  if (privateJwk.kty !== 'EC' || privateJwk.crv !== 'P-256' || typeof privateJwk.d !== 'string') {
+  if (privateJwk.kty !== 'EC' || privateJwk.crv !== 'P-256') {
     throw new Error('The response key is not a P-256 private key');
   }
-  const { kty, crv, x, y, d } = privateJwk;
-  return createPrivateKey({ key: { kty, crv, x, y, d }, format: 'jwk' });
+  const der = Buffer.concat([
+    PKCS8_P256,
+    coordinate(privateJwk.d, 'd'),
+    PKCS8_P256_PUBLIC,
+    UNCOMPRESSED,
+    coordinate(privateJwk.x, 'x'),
+    coordinate(privateJwk.y, 'y'),
+  ]);
+  return createPrivateKey(pem('PRIVATE KEY', der));
 }
 
 /** The plaintext of a compact ECDH-ES JWE encrypted to `privateKey` (see above). */
@@ -91,18 +117,11 @@ export function decryptEcdhEsJwe(
   if (!isPlainObject(epk) || PRIVATE_MEMBERS.some((member) => Object.hasOwn(epk, member))) {
     throw new Error('The JWE epk is missing or invalid');
   }
-  if (
-    epk.kty !== 'EC' ||
-    epk.crv !== 'P-256' ||
-    typeof epk.x !== 'string' ||
-    typeof epk.y !== 'string' ||
-    !COORDINATE.test(epk.x) ||
-    !COORDINATE.test(epk.y)
-  ) {
-    throw new Error('The JWE epk is not a P-256 public key');
-  }
+  if (epk.kty !== 'EC' || epk.crv !== 'P-256') throw new Error('The JWE epk is not a P-256 public key');
   // The import refuses a point that is not on the curve.
-  const ephemeralKey = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: epk.x, y: epk.y }, format: 'jwk' });
+  const ephemeralKey = createPublicKey(
+    pem('PUBLIC KEY', Buffer.concat([SPKI_P256, UNCOMPRESSED, coordinate(epk.x, 'epk x'), coordinate(epk.y, 'epk y')])),
+  );
   const partyInfo = (name: 'apu' | 'apv') => {
     const value = header[name];
     if (value === undefined) return Buffer.alloc(0);
@@ -132,7 +151,8 @@ export function decryptEcdhEsJwe(
   if (iv.length !== 12) throw new Error('Invalid JWE initialization vector length');
   if (tag.length !== 16) throw new Error('Invalid JWE authentication tag length');
   const ciphertext = decode(encodedCiphertext, 'ciphertext');
-  const decipher = createDecipheriv(keyBits === 128 ? 'aes-128-gcm' : 'aes-256-gcm', contentKey, iv, {
+  // A KeyObject: a Buffer key is probed for KeyObject and CryptoKey by throwing (see above), a KeyObject is not.
+  const decipher = createDecipheriv(keyBits === 128 ? 'aes-128-gcm' : 'aes-256-gcm', createSecretKey(contentKey), iv, {
     authTagLength: 16,
   });
   decipher.setAAD(Buffer.from(encodedHeader, 'ascii'));
