@@ -187,3 +187,35 @@ export async function findIssuerOrganization(db: Database, organizationId: strin
   const [row] = await runStatement(db, issuerOrganizationStatement, [organizationId]);
   return row;
 }
+
+/**
+ * The same, with the status list its credential names (by id, or the first without one) in the same statement:
+ * the list's revision says whether a cached status list token is still current.
+ */
+type StatusListRow = { id: string; number: number; size: number; revision: number | string };
+const issuerOrganizationListStatement = (name: string, where: string) =>
+  statement<{ id: string; name: string; verifiedAt: Date | null; statusList: StatusListRow | null }>(
+    name,
+    `select o.id, o.name, o.verified_at as "verifiedAt",
+            (select json_build_object('id', s.id, 'number', s.number, 'size', s.size, 'revision', s.revision)
+               from status_lists s where s.organization_id = o.id and ${where}) as "statusList"
+       from organizations o where o.id = $1`,
+  );
+const issuerWithListById = issuerOrganizationListStatement('verifier_issuer_organization_list', 's.id = $2');
+const issuerWithFirstList = issuerOrganizationListStatement('verifier_issuer_organization_first_list', 's.number = 1');
+
+export async function findIssuerOrganizationWithStatusList(
+  db: Database,
+  organizationId: string,
+  statusListId: string | undefined,
+) {
+  const [row] = statusListId
+    ? await runStatement(db, issuerWithListById, [organizationId, statusListId])
+    : await runStatement(db, issuerWithFirstList, [organizationId]);
+  if (!row) return undefined;
+  const list = row.statusList;
+  return {
+    organization: { id: row.id, name: row.name, verifiedAt: row.verifiedAt },
+    list: list ? { id: list.id, number: list.number, size: list.size, revision: Number(list.revision) } : undefined,
+  };
+}
