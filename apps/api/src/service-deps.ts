@@ -25,7 +25,7 @@ import type { InvitationDeps, InvitationMailDeps, InvitationMailJob } from './mo
 import { INVITATION_MAIL_QUEUE } from './modules/members/invitations.worker.ts';
 import type { TrustAnchorDeps } from './modules/trust-anchors/trust-anchors.service.ts';
 import type { VerifierDeps } from './modules/verifications/openid4vp.service.ts';
-import { platformFetcher } from './modules/verifications/platform-fetcher.ts';
+import { platformFetcher, platformStatusLists } from './modules/verifications/platform-fetcher.ts';
 import { platformAnchors, verifierTrust } from './modules/verifications/verifier-trust.ts';
 import {
   WEBHOOK_DELIVERY_QUEUE,
@@ -169,6 +169,7 @@ export function buildServiceDeps(ctx: Omit<AppContext, 'deps'>, mailer: Pick<Mai
         db,
         publicUrl,
         fetcher: platformFetcher({ issuer, keys: ctx.keys, publicUrl, http: httpFetcher(outbound) }),
+        statusLists: platformStatusLists({ issuer, publicUrl }),
         // The platform CA, and the platform-wide list (read once at boot); each organization adds its own.
         platformAnchors: platformAnchors(
           ctx.keys.ca.certificatePem,

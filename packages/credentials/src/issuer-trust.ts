@@ -304,6 +304,28 @@ export async function verifyIssuerSignedJwt(jwt: string, iss: string, options: I
 }
 
 /**
+ * Status list tokens whose signature verified with the credential's own key, and that key: a verifier reads the
+ * same token for every presentation of the list's credentials until the list changes, and the same bytes checked
+ * with the same key give the same answer. Only the signature is remembered; the claims (typ, sub, iss, exp) are
+ * checked every time. Bounded; oldest out first.
+ */
+const verifiedStatusLists = new Map<string, string>();
+const VERIFIED_STATUS_LISTS_MAX = 64;
+const keyId = (jwk: JsonWebKey) => JSON.stringify([jwk.kty, jwk.crv, jwk.x, jwk.y]);
+
+function statusListSignedBy(token: string, jwk: JsonWebKey): boolean {
+  return verifiedStatusLists.get(token) === keyId(jwk);
+}
+
+function rememberStatusListSignature(token: string, jwk: JsonWebKey) {
+  verifiedStatusLists.delete(token);
+  verifiedStatusLists.set(token, keyId(jwk));
+  if (verifiedStatusLists.size > VERIFIED_STATUS_LISTS_MAX) {
+    verifiedStatusLists.delete(verifiedStatusLists.keys().next().value as string);
+  }
+}
+
+/**
  * A Token Status List token (draft-ietf-oauth-status-list §5) for a credential of `credential.iss`: typed
  * `statuslist+jwt`, for this list (`sub` = `uri`), not expired, and signed by a key that speaks for the
  * same issuer under the same rules (the credential's own key, or another key bound to the same `iss`).
@@ -322,7 +344,11 @@ export async function verifyStatusListToken(
   }
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (typeof payload.exp === 'number' && payload.exp < now) throw new Error('The status list token has expired');
-  if (await verifyJwtSignature(token, credential.jwk)) return;
+  if (statusListSignedBy(token, credential.jwk)) return;
+  if (await verifyJwtSignature(token, credential.jwk)) {
+    rememberStatusListSignature(token, credential.jwk);
+    return;
+  }
   try {
     await verifyIssuerSignedJwt(token, credential.iss, options);
   } catch (err) {

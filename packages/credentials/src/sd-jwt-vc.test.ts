@@ -176,4 +176,47 @@ describe('nested disclosures', () => {
     const verified = await verifySdJwtVc(credential, { resolveIssuerKey });
     expect(verified.claims).toMatchObject({ address: { city: 'London' } });
   });
+
+  it('folds nested objects and array elements exactly as SDJwtInstance.verify, for every subset', async () => {
+    const { SDJwtVcInstance } = await import('@sd-jwt/sd-jwt-vc');
+    const { SDJwtInstance } = await import('@sd-jwt/core');
+    const { sha256: digest, base64url } = await import('./encoding.ts');
+    const hasher = async (data: string | ArrayBuffer) => digest(data);
+    const instance = new SDJwtVcInstance({
+      hasher,
+      hashAlg: 'sha-256',
+      saltGenerator: () => base64url(crypto.getRandomValues(new Uint8Array(16))),
+      signer: (data) => issuer.signer.sign(data),
+      signAlg: 'ES256',
+    });
+    const credential = await instance.issue(
+      {
+        iss: 'https://issuer.example',
+        vct: 'urn:t',
+        iat: Math.floor(Date.now() / 1000),
+        name: 'Ada',
+        address: { city: 'London', street: { name: 'Baker', number: 221 } },
+        nationalities: ['GB', 'FR', { region: 'EU' }],
+        plain: { kept: [1, 2] },
+      },
+      // Recursive disclosures (a digest inside another disclosure) are refused before folding (collectDigests).
+      {
+        _sd: ['name'],
+        address: { _sd: ['city'], street: { _sd: ['number'] } },
+        nationalities: { _sd: [0, 2] },
+      } as never,
+      { header: { typ: 'dc+sd-jwt' } },
+    );
+    const [jwt, ...rest] = credential.split('~');
+    const disclosures = rest.filter(Boolean);
+    expect(disclosures.length).toBe(5);
+    const library = new SDJwtInstance({ hasher, verifier: () => true });
+    for (let mask = 0; mask < 1 << disclosures.length; mask++) {
+      const subset = disclosures.filter((_, i) => mask & (1 << i));
+      const presented = `${[jwt, ...subset].join('~')}~`;
+      const expected = (await library.verify(presented, { skewSeconds: 1e9 })).payload;
+      const ours = await verifySdJwtVc(presented, { resolveIssuerKey });
+      expect(ours.claims, `subset ${mask}`).toEqual(expected);
+    }
+  });
 });

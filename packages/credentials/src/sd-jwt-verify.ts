@@ -1,5 +1,5 @@
-import { SDJwtInstance } from '@sd-jwt/core';
-import { base64url, sha256 } from './encoding.ts';
+import { Jwt, SDJwt } from '@sd-jwt/core';
+import { base64url, fromBase64url, sha256 } from './encoding.ts';
 import { decodeJwt, verifyJwtSignature } from './jws.ts';
 import { SD_JWT_VC_TYP } from './sd-jwt-vc.ts';
 
@@ -70,6 +70,21 @@ export function parseSdJwt(compact: unknown): ParsedSdJwt {
   };
 }
 
+/**
+ * A disclosure as @sd-jwt's unpacking reads it (its Disclosure class: `[salt, value]` or `[salt, key, value]`),
+ * with the digest computed over its encoded form.
+ */
+function disclosureOf(encoded: string, digest: string) {
+  const data = JSON.parse(new TextDecoder().decode(fromBase64url(encoded))) as unknown;
+  if (!Array.isArray(data) || (data.length !== 2 && data.length !== 3)) throw new Error('Invalid disclosure data');
+  const fields =
+    data.length === 3 ? { salt: data[0], key: data[1], value: data[2] } : { salt: data[0], value: data[1] };
+  return { ...fields, digest: async () => digest, digestSync: () => digest } as unknown as Disclosure;
+}
+type Disclosure = NonNullable<ConstructorParameters<typeof SDJwt>[0]>['disclosures'] extends (infer D)[] | undefined
+  ? D
+  : never;
+
 const hasher = async (data: string | ArrayBuffer, alg: string) => {
   if (alg.toLowerCase() !== 'sha-256') throw new Error(`Unsupported _sd_alg ${alg}`);
   return sha256(data);
@@ -99,20 +114,22 @@ export async function verifyIssuerSignature<B extends { jwk: JsonWebKey }>(
   }
   const referenced = collectDigests(parsed.payload);
   const seen = new Set<string>();
+  const digests: string[] = [];
   for (const disclosure of parsed.disclosures) {
     const digest = base64url(await sha256(disclosure));
     if (!referenced.has(digest) || seen.has(digest)) {
       throw new SdJwtVcError('SD_JWT_MALFORMED', 'A disclosure is not covered by the issuer signature');
     }
     seen.add(digest);
+    digests.push(digest);
   }
   try {
-    // The signature was checked above with the bound key; the library only folds the disclosures in.
-    const instance = new SDJwtInstance({ hasher, verifier: () => true });
-    const folded = await instance.verify(`${[parsed.issuerJwt, ...parsed.disclosures].join('~')}~`, {
-      skewSeconds: 1e9,
-    });
-    return { binding, claims: folded.payload as Record<string, unknown> };
+    // The signature was checked above with the bound key; the library only folds the disclosures in (its
+    // unpacking, RFC 9901 §7.1), given the payload and disclosures decoded and hashed here: SDJwtInstance.verify
+    // decoded the token and hashed every disclosure twice more, with a pure-JavaScript base64.
+    const disclosures = parsed.disclosures.map((encoded, index) => disclosureOf(encoded, digests[index]!));
+    const sdJwt = new SDJwt({ jwt: new Jwt({ header: parsed.header, payload: parsed.payload }), disclosures });
+    return { binding, claims: (await sdJwt.getClaims(hasher)) as Record<string, unknown> };
   } catch (err) {
     throw new SdJwtVcError(
       'SD_JWT_MALFORMED',

@@ -1,5 +1,5 @@
 import type { CredentialSort } from '@cp/contracts';
-import { type Database, schema } from '@cp/db';
+import { type Database, runStatement, schema, statement } from '@cp/db';
 import {
   and,
   asc,
@@ -139,23 +139,26 @@ async function openStatusList(db: Database, organizationId: string, size: number
 const rowsOf = <T>(result: unknown): T[] =>
   (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
-/** One list of the organization: by id, or by number (the older URI serves number 1). Another organization's list is never found. */
+/**
+ * One list of the organization: by id, or by number (the older URI serves number 1). Another organization's list
+ * is never found. Hand-written statements: the verifier reads the list's revision for every presentation.
+ */
+const statusListById = statement<{ id: string; number: number; size: number; revision: string | number }>(
+  'status_list_by_id',
+  `select id, number, size, revision from status_lists where organization_id = $1 and id = $2`,
+);
+const statusListByNumber = statement<{ id: string; number: number; size: number; revision: string | number }>(
+  'status_list_by_number',
+  `select id, number, size, revision from status_lists where organization_id = $1 and number = $2`,
+);
+
 export async function findStatusList(db: Database, organizationId: string, list: { id: string } | { number: number }) {
-  const [row] = await db
-    .select({
-      id: statusLists.id,
-      number: statusLists.number,
-      size: statusLists.size,
-      revision: statusLists.revision,
-    })
-    .from(statusLists)
-    .where(
-      and(
-        eq(statusLists.organizationId, organizationId),
-        'id' in list ? eq(statusLists.id, list.id) : eq(statusLists.number, list.number),
-      ),
-    );
-  return row;
+  const [row] =
+    'id' in list
+      ? await runStatement(db, statusListById, [organizationId, list.id])
+      : await runStatement(db, statusListByNumber, [organizationId, list.number]);
+  // int8 comes back as a string (or a bigint): the revision as a number, as the schema declares it.
+  return row && { id: row.id, number: row.number, size: row.size, revision: Number(row.revision) };
 }
 
 /**

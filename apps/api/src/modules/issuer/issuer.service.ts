@@ -771,8 +771,12 @@ export async function statusListToken(
   deps: IssuerDeps,
   organizationId: string,
   statusListId?: string,
+  /** The list's row when the caller read it in this request already (the verifier, with the issuer): not read again. */
+  read?: { list: Awaited<ReturnType<typeof findStatusList>> },
 ): Promise<string> {
-  const list = await findStatusList(deps.db, organizationId, statusListId ? { id: statusListId } : { number: 1 });
+  const list = read
+    ? read.list
+    : await findStatusList(deps.db, organizationId, statusListId ? { id: statusListId } : { number: 1 });
   if (statusListId && !list) throw new AppError('CREDENTIAL_STATUS_LIST_NOT_FOUND');
   const uri = statusListUri(deps.publicUrl, organizationId, statusListId);
   const refreshMs = Math.min(STATUS_LIST_REFRESH_MS, deps.statusListTtlSeconds * 1000);

@@ -1,4 +1,4 @@
-import { type Database, schema } from '@cp/db';
+import { type Database, runStatement, schema, statement } from '@cp/db';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 
 const { organizations, memberships, membershipExclusions } = schema;
@@ -172,4 +172,50 @@ export function listAllOrganizations(db: Database) {
 export async function findOrganizationById(db: Database, organizationId: string) {
   const [row] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
   return row;
+}
+
+/**
+ * An issuer of this platform as the verifier's trust policy reads it, for every presentation of its credentials:
+ * its name and whether it passed KYB. A hand-written statement (the response endpoint's hot path).
+ */
+const issuerOrganizationStatement = statement<{ id: string; name: string; verifiedAt: Date | null }>(
+  'verifier_issuer_organization',
+  `select id, name, verified_at as "verifiedAt" from organizations where id = $1`,
+);
+
+export async function findIssuerOrganization(db: Database, organizationId: string) {
+  const [row] = await runStatement(db, issuerOrganizationStatement, [organizationId]);
+  return row;
+}
+
+/**
+ * The same, with the status list its credential names (by id, or the first without one) in the same statement:
+ * the list's revision says whether a cached status list token is still current.
+ */
+type StatusListRow = { id: string; number: number; size: number; revision: number | string };
+const issuerOrganizationListStatement = (name: string, where: string) =>
+  statement<{ id: string; name: string; verifiedAt: Date | null; statusList: StatusListRow | null }>(
+    name,
+    `select o.id, o.name, o.verified_at as "verifiedAt",
+            (select json_build_object('id', s.id, 'number', s.number, 'size', s.size, 'revision', s.revision)
+               from status_lists s where s.organization_id = o.id and ${where}) as "statusList"
+       from organizations o where o.id = $1`,
+  );
+const issuerWithListById = issuerOrganizationListStatement('verifier_issuer_organization_list', 's.id = $2');
+const issuerWithFirstList = issuerOrganizationListStatement('verifier_issuer_organization_first_list', 's.number = 1');
+
+export async function findIssuerOrganizationWithStatusList(
+  db: Database,
+  organizationId: string,
+  statusListId: string | undefined,
+) {
+  const [row] = statusListId
+    ? await runStatement(db, issuerWithListById, [organizationId, statusListId])
+    : await runStatement(db, issuerWithFirstList, [organizationId]);
+  if (!row) return undefined;
+  const list = row.statusList;
+  return {
+    organization: { id: row.id, name: row.name, verifiedAt: row.verifiedAt },
+    list: list ? { id: list.id, number: list.number, size: list.size, revision: Number(list.revision) } : undefined,
+  };
 }

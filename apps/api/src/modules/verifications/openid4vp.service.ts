@@ -16,7 +16,7 @@ import { type MdocHandoverInput, mdocNames, verifyMdocPresentation } from '@cp/c
 import type { Database, SecretBox, schema } from '@cp/db';
 import type { Jwk } from '@openid4vc/oauth2';
 import { createOpenid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
-import { calculateJwkThumbprint, compactDecrypt, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { AppError } from '../../errors/app-error.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
@@ -29,6 +29,7 @@ import { presentHolderOrganization } from '../organizations/organizations.presen
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { dispatchWebhookDeliveries, recordWebhookEvents, type WebhookDeps } from '../webhooks/webhooks.service.ts';
 import { type CustomerBinding, customerBindingOf } from './customer-links.ts';
+import { decryptEcdhEsJwe, responseDecryptionKey } from './response-decryption.ts';
 import * as repository from './verifications.repository.ts';
 import { generateCustomerId } from './verifications.service.ts';
 import type { VerifierTrust } from './verifier-trust.ts';
@@ -477,13 +478,11 @@ async function readResponse(
   const decryptJwe = async (jwe: string) => {
     const privateJwk = JSON.parse(
       deps.secretBox.open(individual.responseKeyCiphertext, `oid4vp-response:${individual.id}`),
-    ) as JWK;
+    ) as JsonWebKey;
     try {
-      const { plaintext } = await compactDecrypt(jwe, await importJWK(privateJwk, 'ECDH-ES'), {
-        keyManagementAlgorithms: ENCRYPTION_ALGORITHMS.key,
-        contentEncryptionAlgorithms: ENCRYPTION_ALGORITHMS.content,
-      });
-      const payload = new TextDecoder().decode(plaintext);
+      // ECDH-ES (the only key management accepted), A128GCM or A256GCM: see response-decryption.ts.
+      const { plaintext } = decryptEcdhEsJwe(jwe, responseDecryptionKey(privateJwk), ENCRYPTION_ALGORITHMS.content);
+      const payload = plaintext.toString('utf8');
       const parsed = JSON.parse(payload) as unknown;
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) decrypted = parsed as Body;
       return { decrypted: true as const, payload, decryptionJwk: individual.responseKeyPublic as never };

@@ -3,6 +3,7 @@ import * as issuerService from '../issuer/issuer.service.ts';
 import * as keysService from '../organization-keys/organization-keys.service.ts';
 
 const OWN_STATUS_LIST = /^\/orgs\/([0-9a-f-]{36})\/status-list$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const OWN_STATUS_LISTS = /^\/orgs\/([0-9a-f-]{36})\/status-lists\/([0-9a-f-]{36})$/;
 const OWN_DID_DOCUMENT = /^\/orgs\/([0-9a-f-]{36})\/did\.json$/;
 const OWN_ISSUER_METADATA = /^\/\.well-known\/jwt-vc-issuer\/orgs\/([0-9a-f-]{36})$/;
@@ -41,3 +42,38 @@ export function platformFetcher(deps: PlatformFetcherDeps): ResourceFetcher {
     },
   };
 }
+
+/** A status list of this platform, named by its URL: the organization's, and which of its lists (none: the first). */
+export interface OwnStatusList {
+  organizationId: string;
+  statusListId?: string;
+}
+
+/**
+ * The platform's own status lists for the verifier: which list a status URI names (only well-formed ids, so a
+ * statement can take them), and its token from a list row already read (statusListToken, as the fetcher serves it).
+ */
+export function platformStatusLists(deps: { issuer: issuerService.IssuerDeps; publicUrl: string }) {
+  const origin = new URL(deps.publicUrl).origin;
+  return {
+    ref(url: string): OwnStatusList | undefined {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return undefined;
+      }
+      if (parsed.origin !== origin || parsed.search) return undefined;
+      const first = OWN_STATUS_LIST.exec(parsed.pathname)?.[1];
+      if (first) return UUID.test(first) ? { organizationId: first } : undefined;
+      const [, organizationId, statusListId] = OWN_STATUS_LISTS.exec(parsed.pathname) ?? [];
+      return organizationId && statusListId && UUID.test(organizationId) && UUID.test(statusListId)
+        ? { organizationId, statusListId }
+        : undefined;
+    },
+    token(ref: OwnStatusList, list: Parameters<typeof issuerService.statusListToken>[3]) {
+      return issuerService.statusListToken(deps.issuer, ref.organizationId, ref.statusListId, list);
+    },
+  };
+}
+export type PlatformStatusLists = ReturnType<typeof platformStatusLists>;

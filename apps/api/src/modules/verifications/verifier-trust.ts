@@ -16,8 +16,9 @@ import {
 import { isMdocDocTypeOf, type MdocVerifierDeps, mdocNames } from '@cp/credentials/mdoc';
 import type { Database, schema } from '@cp/db';
 import type { ResourceFetcher } from '../../lib/resource-fetcher.ts';
-import * as organizationsService from '../organizations/organizations.service.ts';
+import * as organizationsRepository from '../organizations/organizations.repository.ts';
 import * as trustAnchorsService from '../trust-anchors/trust-anchors.service.ts';
+import type { OwnStatusList, PlatformStatusLists } from './platform-fetcher.ts';
 
 /**
  * The verifier's trust: which certificate authorities may end an `x5c` path (the platform CA, the
@@ -54,6 +55,11 @@ export interface VerifierTrustOptions {
   /** The platform CA and VERIFIER_TRUST_ANCHORS_FILE. */
   platformAnchors: Anchor[];
   allowHttp: boolean;
+  /**
+   * This platform's own status lists: the list a credential of a platform issuer names is read with the issuer
+   * organization (one statement), and its token made from that row.
+   */
+  statusLists?: PlatformStatusLists;
 }
 
 /** A validated path is good for a minute: paths repeat (one per issuer key) and validating one is costly. */
@@ -131,6 +137,27 @@ export function verifierTrust(options: VerifierTrustOptions) {
       validatePath,
     });
     let record: IssuerTrustRecord | undefined;
+    /** The status list URI of the credential being checked (seen when its issuer key is bound). */
+    let statusUri: string | undefined;
+    /** That list's row, read with its issuer organization (admitIssuer), for its token (fetchStatusListToken). */
+    let statusListRead:
+      | { uri: string; ref: OwnStatusList; read: Parameters<PlatformStatusLists['token']>[1] }
+      | undefined;
+
+    /** The issuer organization, with the credential's status list when it is one of that organization's. */
+    async function issuerOrganization(organizationId: string) {
+      const ref = statusUri && options.statusLists ? options.statusLists.ref(statusUri) : undefined;
+      if (!ref || ref.organizationId !== organizationId || !statusUri) {
+        return organizationsRepository.findIssuerOrganization(options.db, organizationId);
+      }
+      const row = await organizationsRepository.findIssuerOrganizationWithStatusList(
+        options.db,
+        organizationId,
+        ref.statusListId,
+      );
+      if (row) statusListRead = { uri: statusUri, ref, read: { list: row.list } };
+      return row?.organization;
+    }
 
     const anchorOf = async (binding: IssuerBinding) => {
       const index = binding.certificate?.path?.anchor.index;
@@ -141,9 +168,7 @@ export function verifierTrust(options: VerifierTrustOptions) {
     async function admitIssuer(binding: IssuerBinding, credential: { vct: string | null } | { docType: string }) {
       const anchor = await anchorOf(binding);
       const organizationId = platformOrganizationId(binding.iss);
-      const organization = organizationId
-        ? await organizationsService.getPublicOrganization(options.db, organizationId).catch(() => undefined)
-        : undefined;
+      const organization = organizationId ? await issuerOrganization(organizationId).catch(() => undefined) : undefined;
       const verified = organization?.verifiedAt != null;
       const admission = admit(binding, anchor, organizationId, organization, verification);
       const [type, owner] =
@@ -175,6 +200,8 @@ export function verifierTrust(options: VerifierTrustOptions) {
     const deps: PresentationVerifierDeps = {
       admitIssuer,
       async bindIssuerKey(header, payload) {
+        const status = (payload.status as { status_list?: { uri?: unknown } } | undefined)?.status_list?.uri;
+        statusUri = typeof status === 'string' ? status : undefined;
         // Anchors matter only for x5c; the others never read them.
         return bindIssuerKey(
           header,
@@ -184,7 +211,12 @@ export function verifierTrust(options: VerifierTrustOptions) {
       },
 
       async fetchStatusListToken(uri, issuer) {
-        const token = await options.fetcher.text(uri, 'application/statuslist+jwt');
+        const read = statusListRead?.uri === uri ? statusListRead : undefined;
+        statusListRead = undefined;
+        const token =
+          read && options.statusLists
+            ? await options.statusLists.token(read.ref, read.read)
+            : await options.fetcher.text(uri, 'application/statuslist+jwt');
         await verifyStatusListToken(token.trim(), uri, issuer, await bindOptions());
         return token.trim();
       },
