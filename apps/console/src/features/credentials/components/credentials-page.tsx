@@ -14,7 +14,7 @@ import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { useTranslation } from '../../../i18n/index.ts';
+import { loadWorkspacePagesMessages, useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { CREDENTIAL_STATUSES } from '../../../lib/credential-statuses.ts';
@@ -39,8 +39,11 @@ import { CredentialsTable } from './credentials-table.tsx';
 const ConfirmDialog = lazyComponent(() =>
   import('../../../components/confirm-dialog.tsx').then((m) => m.ConfirmDialog),
 );
+// The detail's messages are not the list's: they come with its code (workspace-pages part).
 const CredentialDetailDialog = lazyComponent(() =>
-  import('./credential-detail-dialog.tsx').then((m) => m.CredentialDetailDialog),
+  Promise.all([import('./credential-detail-dialog.tsx'), loadWorkspacePagesMessages()]).then(
+    ([m]) => m.CredentialDetailDialog,
+  ),
 );
 
 const pageFrom = (value: string | null) => {
