@@ -5,7 +5,6 @@ import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlin
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import MenuItem from '@mui/material/MenuItem';
 import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
@@ -20,6 +19,7 @@ import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { CREDENTIAL_STATUSES } from '../../../lib/credential-statuses.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { lazyComponent, whenIdle } from '../../../lib/lazy-component.ts';
+import { preloadSelectMenu, SelectOption } from '../../../lib/lazy-select-menu.tsx';
 import { notify } from '../../../lib/notifications.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useDeleteCredentials } from '../api/delete-credentials.ts';
@@ -101,8 +101,16 @@ export function CredentialsPage() {
   const [viewing, setViewing] = useState<Credential | null>(null);
   const [detailMounted, setDetailMounted] = useState(false);
   if (viewing !== null && !detailMounted) setDetailMounted(true);
-  // Once the list has painted, fetch the detail's code while the browser is idle: opening a row then waits for nothing.
-  useEffect(() => whenIdle(() => void CredentialDetailDialog.preload()), []);
+  // Once the list has painted, fetch the detail's code and the filters' menu while the browser is idle: opening a row or
+  // a filter then waits for nothing.
+  useEffect(
+    () =>
+      whenIdle(() => {
+        void CredentialDetailDialog.preload();
+        void preloadSelectMenu().catch(() => undefined);
+      }),
+    [],
+  );
   const [exporting, setExporting] = useState(false);
 
   // Changes build on the last one asked for, not on this render's URL: two fields changed before the page
@@ -210,11 +218,11 @@ export function CredentialsPage() {
         sx={{ minWidth: 140, ...halfField }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-status' } }}
       >
-        <MenuItem value="">{t('issuing.list.allStatuses')}</MenuItem>
+        <SelectOption value="">{t('issuing.list.allStatuses')}</SelectOption>
         {CREDENTIAL_STATUSES.map((status) => (
-          <MenuItem key={status} value={status}>
+          <SelectOption key={status} value={status}>
             {t(`issuing.status.${status}`)}
-          </MenuItem>
+          </SelectOption>
         ))}
       </TextField>
       <TextField
@@ -226,11 +234,11 @@ export function CredentialsPage() {
         sx={{ minWidth: { xs: 140, sm: 200 }, ...halfField }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-schema' } }}
       >
-        <MenuItem value="">{t('issuing.list.allSchemas')}</MenuItem>
+        <SelectOption value="">{t('issuing.list.allSchemas')}</SelectOption>
         {(schemas.data?.results ?? []).map((schema) => (
-          <MenuItem key={schema.id} value={schema.id}>
+          <SelectOption key={schema.id} value={schema.id}>
             {credentialSchemaText(schema, i18n).name}
-          </MenuItem>
+          </SelectOption>
         ))}
       </TextField>
       <Box sx={{ display: 'flex', gap: 2, ...field }}>
@@ -281,9 +289,9 @@ export function CredentialsPage() {
         slotProps={{ htmlInput: { 'data-testid': 'credentials-sort-select' } }}
       >
         {CREDENTIAL_SORTS.map((option) => (
-          <MenuItem key={option} value={option}>
+          <SelectOption key={option} value={option}>
             {t(`issuing.list.sort.${option}`)}
-          </MenuItem>
+          </SelectOption>
         ))}
       </TextField>
     </Box>
