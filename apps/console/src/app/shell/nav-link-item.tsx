@@ -3,7 +3,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import { Link } from 'react-router';
+import { RouterLink } from '../../components/router-link.tsx';
 
 export const navItemSx = {
   px: 1.5,
@@ -38,7 +38,7 @@ export function NavLinkItem({
   return (
     <ListItem disablePadding>
       <ListItemButton
-        component={Link}
+        component={RouterLink}
         to={to}
         selected={selected}
         aria-current={selected ? 'page' : undefined}

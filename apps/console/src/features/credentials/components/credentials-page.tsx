@@ -10,9 +10,10 @@ import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { loadWorkspacePagesMessages, useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
@@ -21,6 +22,7 @@ import { useIdentity } from '../../../lib/identity-context.ts';
 import { lazyComponent, whenIdle } from '../../../lib/lazy-component.ts';
 import { preloadSelectMenu, SelectOption } from '../../../lib/lazy-select-menu.tsx';
 import { notify } from '../../../lib/notifications.ts';
+import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useDeleteCredentials } from '../api/delete-credentials.ts';
 import { downloadCredentialsCsv } from '../api/export-credentials.ts';
@@ -195,7 +197,7 @@ export function CredentialsPage() {
   const issueButton = (
     <Button
       variant="contained"
-      component={Link}
+      component={RouterLink}
       to="/credentials/create"
       startIcon={<AddOutlined />}
       data-testid="issue-credentials-button"
