@@ -3,7 +3,6 @@ import Close from '@mui/icons-material/Close';
 import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import Box from '@mui/material/Box';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -12,6 +11,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import { useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo.tsx';
+import { LightDivider } from '../../components/light-divider.tsx';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useUserProfile } from '../../features/users/api/get-user-profile.ts';
 import { useTranslation } from '../../i18n/index.ts';
@@ -93,7 +93,7 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
       </List>
       {user && (
         <>
-          <Divider sx={{ my: 2 }} />
+          <LightDivider sx={{ my: 2 }} />
           <Box sx={{ px: 1 }} data-testid="current-user">
             <AccountDisplay
               type="users"

@@ -5,7 +5,6 @@ import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlin
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -13,6 +12,7 @@ import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { PagePagination } from '../../../components/page-pagination.tsx';
 import { RouterLink } from '../../../components/router-link.tsx';
 import { loadWorkspacePagesMessages, useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
@@ -25,7 +25,6 @@ import { notify } from '../../../lib/notifications.ts';
 import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useDeleteCredentials } from '../api/delete-credentials.ts';
-import { downloadCredentialsCsv } from '../api/export-credentials.ts';
 import {
   CREDENTIAL_SORTS,
   type CredentialFilters,
@@ -162,6 +161,8 @@ export function CredentialsPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
+      // The export's code comes on the first click: it is not part of the list's first page.
+      const { downloadCredentialsCsv } = await import('../api/export-credentials.ts');
       await downloadCredentialsCsv(organizationId, filters, sort);
     } catch (error) {
       notify({
@@ -388,7 +389,7 @@ export function CredentialsPage() {
         </Card>
         {pageCount > 1 && (
           <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-            <Pagination
+            <PagePagination
               count={pageCount}
               page={page}
               siblingCount={0}
