@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -32,6 +33,58 @@ function muiWithoutCssVariables(): Plugin {
         'export default unused;',
         'export const CssVarsProvider = unused;',
       ].join('\n');
+    },
+  };
+}
+
+/**
+ * Every text field and select of the console is outlined (MUI's default variant; none asks for another). TextField and
+ * Select still import the standard and filled inputs (Input, FilledInput, ≈ 2 KB gzip) for their other variants, and
+ * they were on the credential list's first page with its filters (issue 16). The build replaces the two, as imported
+ * by those two files only, with a stub that fails loudly should a field ever ask for the standard or filled variant.
+ */
+function muiOutlinedFieldsOnly(): Plugin {
+  const stub = '\0mui-field-variants-unused';
+  const importers = /[\\/]@mui[\\/]material[\\/](?:TextField[\\/]TextField|Select[\\/]Select)\.mjs$/;
+  return {
+    name: 'cp:mui-outlined-fields-only',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        (source === '../Input/index.mjs' || source === '../FilledInput/index.mjs') &&
+        importer &&
+        importers.test(importer)
+      ) {
+        return stub;
+      }
+      return null;
+    },
+    load(id) {
+      if (id !== stub) return null;
+      return [
+        'const unused = () => {',
+        "  throw new Error('Only outlined text fields and selects are in the console build (apps/console/vite.config.ts)');",
+        '};',
+        'export default unused;',
+      ].join('\n');
+    },
+  };
+}
+
+/**
+ * MUI's Select renders its Menu (Popover, Modal, focus trap, Portal, Grow) only while open, yet imports it statically:
+ * every page with a select field carried the menu's code at first paint (issue 16). The build gives SelectInput, and it
+ * only, src/lib/lazy-select-menu.tsx instead, which renders the same Menu once its code is in: fetched on the first
+ * open, or before (the credential list prefetches it once idle). The closed field is MUI's own, unchanged.
+ */
+function lazySelectMenu(): Plugin {
+  const lazyMenu = fileURLToPath(new URL('./src/lib/lazy-select-menu.tsx', import.meta.url));
+  const importer = /[\\/]@mui[\\/]material[\\/]Select[\\/]SelectInput\.mjs$/;
+  return {
+    name: 'cp:lazy-select-menu',
+    enforce: 'pre',
+    resolveId(source, from) {
+      return source === '../Menu/Menu.mjs' && from && importer.test(from) ? lazyMenu : null;
     },
   };
 }
@@ -91,7 +144,10 @@ function signedInFirstPage(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: command === 'build' ? [muiWithoutCssVariables(), signedInFirstPage(), react()] : [react()],
+  plugins:
+    command === 'build'
+      ? [muiWithoutCssVariables(), muiOutlinedFieldsOnly(), lazySelectMenu(), signedInFirstPage(), react()]
+      : [react()],
   server: {
     port: 5173,
     proxy: {

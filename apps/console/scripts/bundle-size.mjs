@@ -54,9 +54,10 @@ const SCREENS = [
     name: 'signed in: /credentials/{orgId}',
     targetKb: 180,
     // 230.6 (en) / 232.3 KB (ja) after issue 16's first cuts, 207.1 / 208.8 KB once index.html's chunks and the
-    // signed-in first page's were each merged into one and the phone's top bar left the desktop's first page
-    // (bench/RESULTS.md): the target is not met yet.
-    budgetKb: 209,
+    // signed-in first page's were each merged into one and the phone's top bar left the desktop's first page,
+    // 178.5 / 179.7 KB once the menus, the messages and the MUI components the page does not show at first paint
+    // left it (bench/RESULTS.md): the target is met.
+    budgetKb: 180,
     modules: ['src/app/shell/app-shell.tsx', 'src/app/routes/credential-list-route.tsx'],
     locales: [localeModule, workspaceLocaleModule],
   },

@@ -1,5 +1,5 @@
 import { ThemeProvider } from '@mui/material/styles';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccountDisplay } from './account-display.tsx';
 import { createAppTheme } from './theme.ts';
@@ -38,11 +38,12 @@ describe('AccountDisplay', () => {
     expect(screen.getByTitle('Verified')).toBeTruthy();
   });
 
-  it('shows the small badge image', () => {
+  it('shows the small badge image', async () => {
     const { container } = renderWithTheme(
       <AccountDisplay type="users" name="Jane" badge={{ image: 'https://example.com/b.png', width: 12, height: 12 }} />,
     );
-    expect(container.querySelector('img[src="https://example.com/b.png"]')).not.toBeNull();
+    // The Badge's code comes with the first badge.
+    await waitFor(() => expect(container.querySelector('img[src="https://example.com/b.png"]')).not.toBeNull());
   });
 });
 

@@ -2,9 +2,13 @@ import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
 import Verified from '@mui/icons-material/Verified';
 import Avatar from '@mui/material/Avatar';
-import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import { lazy, Suspense } from 'react';
+
+// The small picture over the avatar is seldom asked for (no screen of the console does): MUI's Badge comes with the
+// first one, not with every page that shows an account (issue 16).
+const Badge = lazy(() => import('@mui/material/Badge'));
 
 export type AccountType = 'users' | 'organizations';
 
@@ -63,27 +67,29 @@ export function AccountDisplay({
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', minWidth: 0, gap: variant === 'card' ? 1.5 : 2 }}>
       {badge ? (
-        <Badge
-          overlap={type === 'users' ? 'circular' : 'rectangular'}
-          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-          badgeContent={
-            <Box
-              component="img"
-              src={badge.image}
-              alt=""
-              sx={{
-                width: badge.width ?? 16,
-                height: badge.height ?? 16,
-                borderRadius: '50%',
-                bgcolor: badge.color ?? 'common.white',
-                border: 1,
-                borderColor: 'common.white',
-              }}
-            />
-          }
-        >
-          {avatar}
-        </Badge>
+        <Suspense fallback={avatar}>
+          <Badge
+            overlap={type === 'users' ? 'circular' : 'rectangular'}
+            anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+            badgeContent={
+              <Box
+                component="img"
+                src={badge.image}
+                alt=""
+                sx={{
+                  width: badge.width ?? 16,
+                  height: badge.height ?? 16,
+                  borderRadius: '50%',
+                  bgcolor: badge.color ?? 'common.white',
+                  border: 1,
+                  borderColor: 'common.white',
+                }}
+              />
+            }
+          >
+            {avatar}
+          </Badge>
+        </Suspense>
       ) : (
         avatar
       )}

@@ -3,8 +3,8 @@ import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { Link } from 'react-router';
 import { useTranslation } from '../i18n/index.ts';
+import { RouterLink } from './router-link.tsx';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
@@ -23,7 +23,7 @@ export function NotFoundPage() {
         <Typography variant="body1" sx={{ color: 'text.secondary', mt: 1.5, mb: 4 }}>
           {t('errors.notFoundBody')}
         </Typography>
-        <Button variant="contained" component={Link} to="/" startIcon={<HomeOutlined />} data-testid="go-home">
+        <Button variant="contained" component={RouterLink} to="/" startIcon={<HomeOutlined />} data-testid="go-home">
           {t('common.goHome')}
         </Button>
       </Box>

@@ -4,10 +4,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Typography from '@mui/material/Typography';
-import { Link } from 'react-router';
 import { useTranslation } from '../i18n/index.ts';
 import { isNotFound } from '../lib/api-error.ts';
 import { useIdentity } from '../lib/identity-context.ts';
+import { RouterLink } from './router-link.tsx';
 
 /** The kinds of record a page loads by the id in its address, each with the list it belongs to. */
 export type RecordKind = 'verification' | 'credentialSchema' | 'credential' | 'organization';
@@ -75,7 +75,7 @@ export function RecordLoadError({
         </Typography>
         <Button
           variant="contained"
-          component={Link}
+          component={RouterLink}
           to={listPath(kind, current?.id)}
           startIcon={<ArrowBackOutlined />}
           sx={{ mt: 3 }}

@@ -73,8 +73,9 @@ async function loadMessagePart(part: MessagePart): Promise<void> {
 export const loadWorkspaceMessages = (): Promise<void> => loadMessagePart('workspace');
 
 /**
- * Downloads the messages of the signed-in pages beyond the credential list (with the shell's, which they need too):
- * each of those routes loads it with its code, and the shell once the first page has painted.
+ * Downloads the messages of the signed-in pages beyond what the credential list shows at first paint (with the shell's,
+ * which they need too): each of those routes and of the list's dialogs loads it with its code, and the shell once the
+ * first page has painted.
  */
 export const loadWorkspacePagesMessages = (): Promise<void> =>
   Promise.all([loadMessagePart('workspace'), loadMessagePart('workspacePages')]).then(() => undefined);

@@ -7,9 +7,10 @@ import type { MessageTree } from './message-tree.ts';
  * language it shows, and a signed-out visitor only what the public pages need (issue 8):
  * - `bundles/<lang>.ts`: the shared messages;
  * - `bundles/<lang>-connect.ts`: the public holder pages' (`connect`, loaded with their code; issue 16);
- * - `bundles/<lang>-workspace.ts`: the app shell's and the features' a signed-in user's first page (the credential
- *   list) uses, loaded with the shell;
- * - `bundles/<lang>-workspace-pages.ts`: the other signed-in pages' (loaded with them, or once the shell is idle).
+ * - `bundles/<lang>-workspace.ts`: what a signed-in user's first page (the credential list) shows, loaded with the
+ *   shell: the shell's and each feature's `locales/first-page/<lang>.json`;
+ * - `bundles/<lang>-workspace-pages.ts`: the rest of the signed-in pages' (loaded with them and with the dialogs the
+ *   list opens, or once the shell is idle).
  */
 export type MessagePart = 'base' | 'connect' | 'workspace' | 'workspacePages';
 

@@ -1,8 +1,8 @@
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import Button from '@mui/material/Button';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { RouterLink } from '../../components/router-link.tsx';
 import { useTranslation } from '../../i18n/index.ts';
 import { useIdentity } from '../../lib/identity-context.ts';
 import { isOrganizationAdmin } from '../../lib/organization-role.ts';
@@ -22,7 +22,7 @@ export function AdminOnlyRoute({ children }: { children: ReactNode }) {
         title={t('members.adminOnly.title')}
         body={t('members.adminOnly.body', { organization: current?.name ?? '' })}
         action={
-          <Button variant="outlined" color="secondary" component={Link} to="/members">
+          <Button variant="outlined" color="secondary" component={RouterLink} to="/members">
             {t('members.adminOnly.action')}
           </Button>
         }

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { loadWorkspaceMessages } from '../../i18n/index.ts';
 import { useIdentity } from '../../lib/identity-context.ts';
+import { isLeavingForSignOut } from '../../lib/signing-out.ts';
 import { decideGuard } from './guard.ts';
 
 // Signed in: the page (the create-organization form) needs the signed-in pages' messages, as the shell does.
@@ -14,7 +15,10 @@ const NoOrganizationPage = lazy(() =>
 export function RouteGuard() {
   const { pathname } = useLocation();
   const { status, current } = useIdentity();
-  const decision = decideGuard(pathname, status, current?.id ?? null);
+  // Signed out and leaving for the provider's sign-out, which returns the browser to /intro: nothing to show meanwhile.
+  const decision = isLeavingForSignOut()
+    ? { kind: 'blank' as const }
+    : decideGuard(pathname, status, current?.id ?? null);
   switch (decision.kind) {
     case 'blank':
       return <div data-testid="guard-blank" />;

@@ -139,7 +139,7 @@ export const routes: RouteObject[] = [
       },
       {
         // An invitation link: for visitors (sign in or create an account to join) and signed-in people alike. It
-        // reads the signed-in pages' messages (roles, errors), so they come with its code.
+        // reads the signed-in pages' messages (its own, roles, errors), so they come with its code.
         path: 'invitations',
         element: <PublicLayout />,
         children: [
@@ -148,7 +148,7 @@ export const routes: RouteObject[] = [
             ...lazyRoute(
               () => import('../../features/invitations/components/invitation-page.tsx'),
               (m) => m.InvitationPage,
-              loadWorkspaceMessages,
+              loadWorkspacePagesMessages,
             ),
           },
         ],

@@ -4,15 +4,23 @@ import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { type ComponentType, Suspense, use, useEffect } from 'react';
 import { Outlet } from 'react-router';
-import { TwoFactorRequiredPage } from '../../features/auth/components/two-factor-required-page.tsx';
 import { loadWorkspacePagesMessages, useTranslation } from '../../i18n/index.ts';
 import { useIdentity } from '../../lib/identity-context.ts';
-import { whenIdle } from '../../lib/lazy-component.ts';
+import { lazyComponent, whenIdle } from '../../lib/lazy-component.ts';
 import { useTwoFactorRequired } from '../../lib/two-factor-required.ts';
 import { isDesktopViewport } from './desktop-viewport.ts';
 import { SideMenu } from './side-menu.tsx';
 
 const SIDEBAR_WIDTH = 280;
+
+// Shown only when the current organization refuses this session (it requires a two-step sign-in): its code and its
+// messages (the workspace-pages part) come then, not with every first page (issue 16).
+const TwoFactorRequiredPage = lazyComponent(() =>
+  Promise.all([
+    import('../../features/auth/components/two-factor-required-page.tsx'),
+    loadWorkspacePagesMessages(),
+  ]).then(([m]) => m.TwoFactorRequiredPage),
+);
 
 let MobileNavigation: ComponentType | undefined;
 let loadingMobileNavigation: Promise<ComponentType> | undefined;
@@ -104,7 +112,13 @@ export function AppShell() {
         {/* Room for the fixed top bar (the height of its Toolbar). */}
         {!isDesktop && <Box sx={theme.mixins.toolbar} />}
         <Box sx={{ maxWidth: 1080, mx: 'auto' }}>
-          {twoFactorRequired && current ? <TwoFactorRequiredPage organization={current} /> : <Outlet />}
+          {twoFactorRequired && current ? (
+            <Suspense fallback={null}>
+              <TwoFactorRequiredPage organization={current} />
+            </Suspense>
+          ) : (
+            <Outlet />
+          )}
         </Box>
       </Box>
     </Box>

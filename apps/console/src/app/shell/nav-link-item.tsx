@@ -1,9 +1,6 @@
 import type { SvgIconComponent } from '@mui/icons-material';
-import ListItem from '@mui/material/ListItem';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import { Link } from 'react-router';
+import { RouterLink } from '../../components/router-link.tsx';
+import { NavListItem } from './nav-list.tsx';
 
 export const navItemSx = {
   px: 1.5,
@@ -36,21 +33,17 @@ export function NavLinkItem({
 }) {
   // A list item around the link: a list holds list items only (WAI-ARIA 1.2, `list`).
   return (
-    <ListItem disablePadding>
-      <ListItemButton
-        component={Link}
-        to={to}
-        selected={selected}
-        aria-current={selected ? 'page' : undefined}
-        data-testid={testId}
-        onClick={onClick}
-        sx={navItemSx}
-      >
-        <ListItemIcon>
-          <Icon fontSize="small" />
-        </ListItemIcon>
-        <ListItemText primary={label} slotProps={{ primary: { variant: 'subtitle2', noWrap: true } }} />
-      </ListItemButton>
-    </ListItem>
+    <NavListItem
+      component={RouterLink}
+      to={to}
+      selected={selected}
+      aria-current={selected ? 'page' : undefined}
+      data-testid={testId}
+      onClick={onClick}
+      sx={navItemSx}
+      icon={<Icon fontSize="small" />}
+      label={label}
+      noWrap
+    />
   );
 }

@@ -1,21 +1,17 @@
 import { AccountDisplay, visuallyHidden } from '@cp/ui';
-import AddOutlined from '@mui/icons-material/AddOutlined';
-import CheckOutlined from '@mui/icons-material/CheckOutlined';
 import UnfoldMore from '@mui/icons-material/UnfoldMore';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
-import Divider from '@mui/material/Divider';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
-import MenuList from '@mui/material/MenuList';
-import Popover from '@mui/material/Popover';
-import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from '../../i18n/index.ts';
 import { useIdentity } from '../../lib/identity-context.ts';
+import { lazyComponent, whenIdle } from '../../lib/lazy-component.ts';
 import { usePublicConfig, withReturnTo } from '../../lib/public-config.ts';
+
+// The menu (popover, modal, focus trap, menu list) is not shown at first paint: its code is fetched once the browser is
+// idle, or on the first open should that come first (issue 16).
+const OrgSwitcherMenu = lazyComponent(() => import('./org-switcher-menu.tsx').then((m) => m.OrgSwitcherMenu));
 
 // The form (react-hook-form, zod schemas) is downloaded the first time it opens, not with the shell.
 const CreateOrganizationDialog = lazy(async () => ({
@@ -30,6 +26,10 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
   const { current, organizations, selectOrganization } = useIdentity();
   const config = usePublicConfig();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Mounted from the first open on, so that closing still plays the menu's transition.
+  const [menuMounted, setMenuMounted] = useState(false);
+  if (anchor !== null && !menuMounted) setMenuMounted(true);
+  useEffect(() => whenIdle(() => void OrgSwitcherMenu.preload()), []);
   const [creating, setCreating] = useState(false);
   // Stays mounted once opened, so the dialog can play its closing transition.
   const [dialogLoaded, setDialogLoaded] = useState(false);
@@ -90,63 +90,18 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
         </Box>
         <UnfoldMore fontSize="small" sx={{ color: 'grey.500' }} />
       </ButtonBase>
-      <Popover
-        open={anchor !== null}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'left' }}
-        slotProps={{ paper: { sx: { width: anchor?.clientWidth ?? 248, minWidth: 248, mt: 0.75, borderRadius: 2.5 } } }}
-      >
-        <Typography
-          variant="caption"
-          component="div"
-          sx={{ px: 2, pt: 1.5, pb: 0.5, color: 'text.secondary', fontSize: 12 }}
-        >
-          {t('nav.organizations')}
-        </Typography>
-        <MenuList
-          autoFocusItem
-          aria-label={t('nav.organizations')}
-          data-testid="org-list"
-          sx={{ maxHeight: 320, overflowY: 'auto', py: 0.5 }}
-        >
-          {organizations.map((organization) => {
-            const selected = organization.id === current?.id;
-            return (
-              <MenuItem
-                key={organization.id}
-                data-testid={`org-option-${organization.id}`}
-                selected={selected}
-                onClick={() => choose(organization.id)}
-                sx={{ mx: 0.75, borderRadius: 1.5, py: 1, gap: 1 }}
-              >
-                <Box sx={{ minWidth: 0, flex: 1 }}>
-                  <AccountDisplay
-                    type="organizations"
-                    variant="card"
-                    avatarSize="32px"
-                    name={organization.name}
-                    img={organization.logo?.url}
-                    isVerified={organization.verified}
-                    verifiedLabel={t('common.verified')}
-                  />
-                </Box>
-                {selected && <CheckOutlined fontSize="small" sx={{ color: 'primary.main' }} />}
-              </MenuItem>
-            );
-          })}
-        </MenuList>
-        <Divider sx={{ my: '0 !important' }} />
-        <MenuList sx={{ py: 0.5 }}>
-          <MenuItem data-testid="create-organization" onClick={create} sx={{ mx: 0.75, borderRadius: 1.5 }}>
-            <ListItemIcon>
-              <AddOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('nav.createOrganization')} slotProps={{ primary: { variant: 'subtitle2' } }} />
-          </MenuItem>
-        </MenuList>
-      </Popover>
+      {menuMounted && (
+        <Suspense fallback={null}>
+          <OrgSwitcherMenu
+            anchor={anchor}
+            onClose={() => setAnchor(null)}
+            organizations={organizations}
+            currentId={current?.id}
+            onChoose={(id) => void choose(id)}
+            onCreate={create}
+          />
+        </Suspense>
+      )}
       {dialogLoaded && (
         <Suspense fallback={null}>
           <CreateOrganizationDialog

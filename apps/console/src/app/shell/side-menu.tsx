@@ -3,15 +3,10 @@ import Close from '@mui/icons-material/Close';
 import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import Box from '@mui/material/Box';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import { useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo.tsx';
+import { LightDivider } from '../../components/light-divider.tsx';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useUserProfile } from '../../features/users/api/get-user-profile.ts';
 import { useTranslation } from '../../i18n/index.ts';
@@ -19,6 +14,7 @@ import { useIdentity } from '../../lib/identity-context.ts';
 import { isOrganizationAdmin } from '../../lib/organization-role.ts';
 import { NAV_ITEMS } from './nav-items.ts';
 import { NavLinkItem, navItemSx } from './nav-link-item.tsx';
+import { NavList, NavListItem } from './nav-list.tsx';
 import { OrgSwitcher } from './org-switcher.tsx';
 
 export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onClose?: () => void }) {
@@ -46,7 +42,7 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
         )}
       </Box>
       <OrgSwitcher onDone={onNavigate} />
-      <List sx={{ mt: 2.5, p: 0 }}>
+      <NavList sx={{ mt: 2.5, p: 0 }}>
         {NAV_ITEMS.filter((item) => {
           // Without an organization (a platform administrator) only the administration items apply.
           if (item.platformAdminOnly) return user?.is_platform_admin;
@@ -62,9 +58,9 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
             onClick={onNavigate}
           />
         ))}
-      </List>
+      </NavList>
       <Box sx={{ flex: 1, minHeight: 24 }} />
-      <List sx={{ p: 0 }}>
+      <NavList sx={{ p: 0 }}>
         <NavLinkItem
           to="/settings"
           label={t('nav.settings')}
@@ -73,27 +69,22 @@ export function SideMenu({ onNavigate, onClose }: { onNavigate?: () => void; onC
           testId="nav-settings"
           onClick={onNavigate}
         />
-        <ListItem disablePadding>
-          <ListItemButton
-            data-testid="logout"
-            disabled={logout.isPending}
-            onClick={async () => {
-              // Leaves for the provider's sign-out (or /intro) once the session has ended.
-              await logout.mutateAsync();
-              onNavigate?.();
-            }}
-            sx={navItemSx}
-          >
-            <ListItemIcon>
-              <LogoutOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('nav.logout')} slotProps={{ primary: { variant: 'subtitle2' } }} />
-          </ListItemButton>
-        </ListItem>
-      </List>
+        <NavListItem
+          data-testid="logout"
+          disabled={logout.isPending}
+          onClick={async () => {
+            // Leaves for the provider's sign-out (or /intro) once the session has ended.
+            await logout.mutateAsync();
+            onNavigate?.();
+          }}
+          sx={navItemSx}
+          icon={<LogoutOutlined fontSize="small" />}
+          label={t('nav.logout')}
+        />
+      </NavList>
       {user && (
         <>
-          <Divider sx={{ my: 2 }} />
+          <LightDivider sx={{ my: 2 }} />
           <Box sx={{ px: 1 }} data-testid="current-user">
             <AccountDisplay
               type="users"

@@ -1,13 +1,14 @@
 import { type MessageTree, mergeMessages } from '../message-tree.ts';
 
 /**
- * The es messages of the signed-in pages beyond the credential list (schemas, verifications, trust anchors,
- * integrations, activity, members): every route but the list awaits them; the shell fetches them once idle.
+ * The es messages of the signed-in pages beyond what the credential list shows at first paint (every feature's
+ * `locales/es.json` but the public holder pages'): every route but the list awaits them, and so do the dialogs the list
+ * opens (a credential's detail, the KYB application); the shell fetches them once idle.
  */
 export const messages: MessageTree = mergeMessages(
   {},
-  import.meta.glob<MessageTree>(
-    '../../features/{activity,credential-schemas,integrations,members,trust-anchors,verifications,wallet-providers}/locales/es.json',
-    { eager: true, import: 'default' },
-  ),
+  import.meta.glob<MessageTree>(['../../features/*/locales/es.json', '!../../features/connect/locales/es.json'], {
+    eager: true,
+    import: 'default',
+  }),
 );

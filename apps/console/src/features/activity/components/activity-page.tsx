@@ -14,11 +14,11 @@ import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
+import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { type ActivityFilters, useAuditEvents } from '../api/find-audit-events.ts';
 import { ActivityTable } from './activity-table.tsx';
 

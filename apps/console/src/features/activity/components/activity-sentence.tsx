@@ -1,7 +1,7 @@
 import type { AuditEvent } from '@cp/contracts';
 import Link from '@mui/material/Link';
 import type { ReactElement } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { renderMarkup } from '../../../i18n/react.tsx';
 

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api } from '../../../lib/api-client.ts';
 import { clearIdentity } from '../../../lib/current-identity.ts';
+import { markLeavingForSignOut } from '../../../lib/signing-out.ts';
 import { clearTokens, getTokens } from '../../../lib/token-store.ts';
 import { clearTwoFactorRequired } from '../../../lib/two-factor-required.ts';
 
@@ -11,7 +12,7 @@ import { clearTwoFactorRequired } from '../../../lib/two-factor-required.ts';
  * Answers the identity provider's end-session address, where the browser goes next so that the provider's
  * session ends too (OpenID Connect RP-Initiated Logout); null when there is none.
  */
-export async function logout(): Promise<string | null> {
+export async function logout({ leaving = false }: { leaving?: boolean } = {}): Promise<string | null> {
   const { refreshToken } = getTokens();
   let logoutUrl: string | null = null;
   try {
@@ -20,6 +21,8 @@ export async function logout(): Promise<string | null> {
   } catch {
     // Signing out locally must not depend on the server answering.
   }
+  // The browser goes to the provider's sign-out next (`leaving`): the page stays as it is until then.
+  if (leaving && logoutUrl && isWebAddress(logoutUrl)) markLeavingForSignOut();
   clearTokens();
   clearIdentity();
   clearTwoFactorRequired();
@@ -43,7 +46,7 @@ export const useLogout = () => {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: logout,
+    mutationFn: () => logout({ leaving: true }),
     onSettled: () => queryClient.clear(),
     onSuccess: (logoutUrl) => {
       if (logoutUrl && isWebAddress(logoutUrl)) window.location.assign(logoutUrl);

@@ -6,9 +6,11 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { takeSignInReturn } from '../../../lib/sign-in-return.ts';
+import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { completeAuth } from '../api/complete-auth.ts';
 import { startAuth } from '../api/start-auth.ts';
 
@@ -68,7 +70,7 @@ export function OAuthCallbackPage() {
           <Typography variant="body1" sx={{ color: 'text.secondary', mt: 1, mb: 3 }} data-testid="oauth-error">
             {message}
           </Typography>
-          <Button variant="contained" component={Link} to="/intro" data-testid="back-to-intro">
+          <Button variant="contained" component={RouterLink} to="/intro" data-testid="back-to-intro">
             {t('oauth.backToIntro')}
           </Button>
         </Box>

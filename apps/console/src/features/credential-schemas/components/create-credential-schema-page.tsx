@@ -3,9 +3,10 @@ import ArrowBackOutlined from '@mui/icons-material/ArrowBackOutlined';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Skeleton from '@mui/material/Skeleton';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { RecordLoadError } from '../../../components/record-load-error.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { type Translator, useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
@@ -57,7 +58,7 @@ export function CreateCredentialSchemaPage() {
   return (
     <>
       <Button
-        component={Link}
+        component={RouterLink}
         to="/schemas"
         startIcon={<ArrowBackOutlined />}
         color="secondary"

@@ -13,7 +13,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { Link } from 'react-router';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
@@ -103,7 +103,7 @@ export function CredentialSchemaDialog({ schema, onClose }: { schema: Credential
             <Button color="secondary" onClick={onClose}>
               {t('common.close')}
             </Button>
-            <Button variant="outlined" component={Link} to={`/schemas/create/${schema.id}`}>
+            <Button variant="outlined" component={RouterLink} to={`/schemas/create/${schema.id}`}>
               {t('credentialSchemas.duplicate')}
             </Button>
           </DialogActions>

@@ -8,12 +8,13 @@ import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { useDeleteCredentialSchema } from '../api/delete-credential-schema.ts';
 import { useCredentialSchemas } from '../api/find-credential-schemas.ts';
 import { CredentialSchemaDialog } from './credential-schema-dialog.tsx';
@@ -58,7 +59,7 @@ export function CredentialSchemasPage() {
   const createButton = (
     <Button
       variant="contained"
-      component={Link}
+      component={RouterLink}
       to="/schemas/create"
       startIcon={<AddOutlined />}
       data-testid="schemas-create-button"
@@ -93,7 +94,7 @@ export function CredentialSchemasPage() {
           title={t('credentialSchemas.emptyTitle')}
           body={t('credentialSchemas.emptyBody')}
           action={
-            <Button variant="outlined" component={Link} to="/schemas/create" data-testid="schemas-empty-create">
+            <Button variant="outlined" component={RouterLink} to="/schemas/create" data-testid="schemas-empty-create">
               {t('credentialSchemas.createButton')}
             </Button>
           }

@@ -13,7 +13,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { Link } from 'react-router';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { type TFunction, useTranslation } from '../../../i18n/index.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
@@ -123,7 +123,7 @@ export function CredentialSchemasTable({
                   <Tooltip title={t('credentialSchemas.duplicate')}>
                     <IconButton
                       aria-label={t('credentialSchemas.duplicate')}
-                      component={Link}
+                      component={RouterLink}
                       to={`/schemas/create/${schema.id}`}
                       data-testid={`schema-duplicate-${schema.id}`}
                     >

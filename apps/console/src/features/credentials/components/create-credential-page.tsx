@@ -23,8 +23,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { toSupportedLanguage } from '../../../i18n/detect-language.ts';
 import { useTranslation } from '../../../i18n/index.ts';
@@ -32,6 +33,7 @@ import { isApiError } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { createCredentialWithRecipient } from '../api/create-credential-with-recipient.ts';
 import { credentialsKey } from '../api/find-credentials.ts';
 import { useImportedRecipientTotals } from '../api/find-imported-recipients.ts';
@@ -249,7 +251,7 @@ function CreateCredentialWizard() {
               {t('issuing.wizard.chooseSchema')}
             </Typography>
             <Button
-              component={Link}
+              component={RouterLink}
               to="/schemas/create"
               startIcon={<AddOutlined />}
               data-testid="wizard-create-schema"

@@ -1,8 +1,8 @@
 import BusinessOutlined from '@mui/icons-material/BusinessOutlined';
 import Button from '@mui/material/Button';
-import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
@@ -22,7 +22,7 @@ export function CredentialsEmptyPage() {
         action={
           <Button
             variant="contained"
-            component={Link}
+            component={RouterLink}
             to={current ? `/organization/${current.id}` : '/organization'}
             data-testid="complete-profile"
           >

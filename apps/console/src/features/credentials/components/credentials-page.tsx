@@ -5,25 +5,26 @@ import WorkspacePremiumOutlined from '@mui/icons-material/WorkspacePremiumOutlin
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
-import MenuItem from '@mui/material/MenuItem';
-import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { useTranslation } from '../../../i18n/index.ts';
+import { PagePagination } from '../../../components/page-pagination.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
+import { loadWorkspacePagesMessages, useTranslation } from '../../../i18n/index.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { CREDENTIAL_STATUSES } from '../../../lib/credential-statuses.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { lazyComponent, whenIdle } from '../../../lib/lazy-component.ts';
+import { preloadSelectMenu, SelectOption } from '../../../lib/lazy-select-menu.tsx';
 import { notify } from '../../../lib/notifications.ts';
+import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 import { useDeleteCredentials } from '../api/delete-credentials.ts';
-import { downloadCredentialsCsv } from '../api/export-credentials.ts';
 import {
   CREDENTIAL_SORTS,
   type CredentialFilters,
@@ -39,8 +40,11 @@ import { CredentialsTable } from './credentials-table.tsx';
 const ConfirmDialog = lazyComponent(() =>
   import('../../../components/confirm-dialog.tsx').then((m) => m.ConfirmDialog),
 );
+// The detail's messages are not the list's: they come with its code (workspace-pages part).
 const CredentialDetailDialog = lazyComponent(() =>
-  import('./credential-detail-dialog.tsx').then((m) => m.CredentialDetailDialog),
+  Promise.all([import('./credential-detail-dialog.tsx'), loadWorkspacePagesMessages()]).then(
+    ([m]) => m.CredentialDetailDialog,
+  ),
 );
 
 const pageFrom = (value: string | null) => {
@@ -98,8 +102,16 @@ export function CredentialsPage() {
   const [viewing, setViewing] = useState<Credential | null>(null);
   const [detailMounted, setDetailMounted] = useState(false);
   if (viewing !== null && !detailMounted) setDetailMounted(true);
-  // Once the list has painted, fetch the detail's code while the browser is idle: opening a row then waits for nothing.
-  useEffect(() => whenIdle(() => void CredentialDetailDialog.preload()), []);
+  // Once the list has painted, fetch the detail's code and the filters' menu while the browser is idle: opening a row or
+  // a filter then waits for nothing.
+  useEffect(
+    () =>
+      whenIdle(() => {
+        void CredentialDetailDialog.preload();
+        void preloadSelectMenu().catch(() => undefined);
+      }),
+    [],
+  );
   const [exporting, setExporting] = useState(false);
 
   // Changes build on the last one asked for, not on this render's URL: two fields changed before the page
@@ -149,6 +161,8 @@ export function CredentialsPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
+      // The export's code comes on the first click: it is not part of the list's first page.
+      const { downloadCredentialsCsv } = await import('../api/export-credentials.ts');
       await downloadCredentialsCsv(organizationId, filters, sort);
     } catch (error) {
       notify({
@@ -184,7 +198,7 @@ export function CredentialsPage() {
   const issueButton = (
     <Button
       variant="contained"
-      component={Link}
+      component={RouterLink}
       to="/credentials/create"
       startIcon={<AddOutlined />}
       data-testid="issue-credentials-button"
@@ -207,11 +221,11 @@ export function CredentialsPage() {
         sx={{ minWidth: 140, ...halfField }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-status' } }}
       >
-        <MenuItem value="">{t('issuing.list.allStatuses')}</MenuItem>
+        <SelectOption value="">{t('issuing.list.allStatuses')}</SelectOption>
         {CREDENTIAL_STATUSES.map((status) => (
-          <MenuItem key={status} value={status}>
+          <SelectOption key={status} value={status}>
             {t(`issuing.status.${status}`)}
-          </MenuItem>
+          </SelectOption>
         ))}
       </TextField>
       <TextField
@@ -223,11 +237,11 @@ export function CredentialsPage() {
         sx={{ minWidth: { xs: 140, sm: 200 }, ...halfField }}
         slotProps={{ htmlInput: { 'data-testid': 'credentials-filter-schema' } }}
       >
-        <MenuItem value="">{t('issuing.list.allSchemas')}</MenuItem>
+        <SelectOption value="">{t('issuing.list.allSchemas')}</SelectOption>
         {(schemas.data?.results ?? []).map((schema) => (
-          <MenuItem key={schema.id} value={schema.id}>
+          <SelectOption key={schema.id} value={schema.id}>
             {credentialSchemaText(schema, i18n).name}
-          </MenuItem>
+          </SelectOption>
         ))}
       </TextField>
       <Box sx={{ display: 'flex', gap: 2, ...field }}>
@@ -278,9 +292,9 @@ export function CredentialsPage() {
         slotProps={{ htmlInput: { 'data-testid': 'credentials-sort-select' } }}
       >
         {CREDENTIAL_SORTS.map((option) => (
-          <MenuItem key={option} value={option}>
+          <SelectOption key={option} value={option}>
             {t(`issuing.list.sort.${option}`)}
-          </MenuItem>
+          </SelectOption>
         ))}
       </TextField>
     </Box>
@@ -375,7 +389,7 @@ export function CredentialsPage() {
         </Card>
         {pageCount > 1 && (
           <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-            <Pagination
+            <PagePagination
               count={pageCount}
               page={page}
               siblingCount={0}

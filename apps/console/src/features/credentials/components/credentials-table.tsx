@@ -3,7 +3,6 @@ import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Divider from '@mui/material/Divider';
 import { useTheme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -14,6 +13,7 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment, type KeyboardEvent, type ReactNode } from 'react';
+import { LightDivider } from '../../../components/light-divider.tsx';
 import { MobileFacts } from '../../../components/mobile-facts.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
@@ -230,7 +230,7 @@ function PhoneCards({ rows, selected, onToggle, onToggleAll, onOpen, onCopyLink,
         )}
         {rows.map((row, index) => (
           <Fragment key={row.id}>
-            {index > 0 && <Divider component="li" aria-hidden />}
+            {index > 0 && <LightDivider component="li" aria-hidden />}
             <Box
               component="li"
               data-testid={`credential-row-${row.id}`}

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import Typography from '@mui/material/Typography';
-import { Link } from 'react-router';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { KybBanner } from '../../kyb/components/kyb-banner.tsx';
 
@@ -25,7 +25,7 @@ export function IssuingGate({ organization }: { organization: Organization }) {
       <KybBanner organization={organization} />
       <Box>
         <Button
-          component={Link}
+          component={RouterLink}
           to={`/credentials/${organization.id}`}
           color="secondary"
           variant="outlined"

@@ -5,13 +5,16 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { Suspense, useState } from 'react';
-import { useTranslation } from '../../../i18n/index.ts';
+import { loadWorkspacePagesMessages, useTranslation } from '../../../i18n/index.ts';
 import { lazyComponent } from '../../../lib/lazy-component.ts';
 import { isOrganizationAdmin } from '../../../lib/organization-role.ts';
 import { useKybApplication } from '../api/get-kyb-application.ts';
 
-// Opened on demand: the application form (file uploads) is not part of the pages the banner sits on.
-const KybApplyDialog = lazyComponent(() => import('./kyb-apply-dialog.tsx').then((m) => m.KybApplyDialog));
+// Opened on demand: the application form (file uploads) is not part of the pages the banner sits on, nor are its
+// messages (the credential list's first page has only the banner's): both come when it opens.
+const KybApplyDialog = lazyComponent(() =>
+  Promise.all([import('./kyb-apply-dialog.tsx'), loadWorkspacePagesMessages()]).then(([m]) => m.KybApplyDialog),
+);
 
 const severity: Record<VerificationStatus, AlertColor> = {
   UNDEFINED: 'info',

@@ -4,7 +4,7 @@ import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 
 /** localStorage key remembering, per organization, that its profile hint was dismissed on this browser. */
@@ -71,7 +71,7 @@ export function ProfileCompletionHint({ organization, sx }: { organization: Orga
           color="inherit"
           variant="outlined"
           size="small"
-          component={Link}
+          component={RouterLink}
           to={`/organization/${encodeURIComponent(organization.id)}`}
           data-testid="profile-hint-complete"
           sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}

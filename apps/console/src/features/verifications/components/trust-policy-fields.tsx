@@ -19,7 +19,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Controller, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { ChoiceCard } from './choice-card.tsx';
 import type { VerificationFormValues } from './verification-form-values.ts';

@@ -4,14 +4,16 @@ import ArrowBackOutlined from '@mui/icons-material/ArrowBackOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { RecordLoadError } from '../../../components/record-load-error.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { type Translator, useTranslation } from '../../../i18n/index.ts';
 import { isNotFound } from '../../../lib/api-error.ts';
 import { credentialSchemaText } from '../../../lib/credential-schema-text.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { credentialSchemasQuery } from '../../credential-schemas/api/find-credential-schemas.ts';
 import { useCreateVerification } from '../api/create-verification.ts';
 import { useVerification } from '../api/get-verification.ts';
@@ -122,7 +124,7 @@ export function VerificationFormPage() {
   return (
     <>
       <Button
-        component={Link}
+        component={RouterLink}
         to="/verifications"
         startIcon={<ArrowBackOutlined />}
         color="secondary"

@@ -12,13 +12,14 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useIdentity } from '../../../lib/identity-context.ts';
 import { notify } from '../../../lib/notifications.ts';
+import { useSearchParams } from '../../../lib/use-search-params.ts';
 import { useDeleteVerification } from '../api/delete-verification.ts';
 import { refreshVerificationLists, useVerifications } from '../api/find-verifications.ts';
 import { absoluteLink } from './format.ts';
@@ -116,7 +117,7 @@ export function VerificationsPage() {
   const createButton = (
     <Button
       variant="contained"
-      component={Link}
+      component={RouterLink}
       to="/verifications/create"
       startIcon={<AddOutlined />}
       data-testid="verifications-create-button"
@@ -159,7 +160,7 @@ export function VerificationsPage() {
           <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
             {t(`verifications.list.tabEmpty.${type}`)}
           </Typography>
-          <Button variant="outlined" component={Link} to={`/verifications/create?type=${type}`}>
+          <Button variant="outlined" component={RouterLink} to={`/verifications/create?type=${type}`}>
             {t('verifications.list.create')}
           </Button>
         </Box>

@@ -18,8 +18,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Fragment } from 'react';
-import { Link } from 'react-router';
 import { MobileFacts } from '../../../components/mobile-facts.tsx';
+import { RouterLink } from '../../../components/router-link.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { creatorName, credentialTypeName, formatDate } from './format.ts';
@@ -232,7 +232,7 @@ function RowActions({
         <IconButton
           size={dense ? 'small' : 'medium'}
           aria-label={t('verifications.list.edit')}
-          component={Link}
+          component={RouterLink}
           to={`/verifications/edit/${id}`}
           data-testid={`verification-edit-${id}`}
         >
