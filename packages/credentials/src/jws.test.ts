@@ -125,7 +125,10 @@ describe('verifyJwtSignature', () => {
     const p256 = ec();
     const der = jws({ alg: 'ES256' }, p256.privateKey, 'es256-der');
     expect(await both(der, p256.jwk)).toEqual([false, false]);
-    const good = jws({ alg: 'ES256' }, p256.privateKey);
+    // A signature with a URL-safe character, so that its standard base64 spelling below is another string (ECDSA
+    // signatures are randomized: about 1 in 15 has neither '-' nor '_').
+    let good = jws({ alg: 'ES256' }, p256.privateKey);
+    while (!/[-_]/.test(good.split('.')[2]!)) good = jws({ alg: 'ES256' }, p256.privateKey);
     const [h, p, s] = good.split('.') as [string, string, string];
     const bytes = Buffer.from(s, 'base64url');
     const variants = [
