@@ -42,6 +42,18 @@ function integrator() {
 async function band(page: Page, testId: string) {
   const element = page.getByTestId(`${testId}-band`);
   await element.waitFor();
+  // The logo arrives after the band is painted (an image request of its own): give it time to load, then report
+  // whether it did (a logo that never loads still fails the test's check below).
+  await page
+    .waitForFunction(
+      (selector) => {
+        const image = document.querySelector(selector);
+        return image instanceof HTMLImageElement && image.complete && image.naturalWidth > 0;
+      },
+      `[data-testid="${testId}-band"] img`,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
   return element.evaluate((node) => {
     const style = getComputedStyle(node);
     const image = node.querySelector('img');
