@@ -15,15 +15,7 @@
  * the two servers' CPU per request is what the product's own code costs above this floor.
  */
 import { fork } from 'node:child_process';
-import {
-  createPrivateKey,
-  createPublicKey,
-  diffieHellman,
-  generateKeyPairSync,
-  randomBytes,
-  sign,
-  verify,
-} from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -42,6 +34,7 @@ import {
   percentile,
   print,
   protocolCryptoMs,
+  protocolCryptoStep,
   runConcurrent,
   transactionCount,
 } from './support/bench.ts';
@@ -53,18 +46,7 @@ if (process.env.FLOOR_SERVER) {
   const statements = Number(process.env.FLOOR_STATEMENTS);
   const withCrypto = process.env.FLOOR_CRYPTO === 'true';
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-  const p256 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const [issuer, holder, attempt, ephemeral] = [p256(), p256(), p256(), p256()];
-  const signed = randomBytes(700);
-  const es256 = (key: Parameters<typeof sign>[2]) =>
-    sign('sha256', signed, { key, dsaEncoding: 'ieee-p1363' } as never);
-  const [issuerSignature, holderSignature] = [es256(issuer.privateKey), es256(holder.privateKey)];
-  const jwk = (key: { export(o: { format: 'jwk' }): object }) => key.export({ format: 'jwk' }) as never;
-  const [attemptJwk, ephemeralJwk, holderJwk] = [
-    jwk(attempt.privateKey),
-    jwk(ephemeral.publicKey),
-    jwk(holder.publicKey),
-  ];
+  const presentationCrypto = protocolCryptoStep('presentation');
   const queries = [
     { name: 'floor_read', text: 'select id, state, payload from floor_attempts where id = $1' },
     { name: 'floor_claim', text: 'update floor_attempts set state = state + 1 where id = $1 returning state' },
@@ -76,15 +58,8 @@ if (process.env.FLOOR_SERVER) {
   app.post<{ Params: { id: string }; Body: { response?: string } }>('/floor/:id', async (request, reply) => {
     const id = Number(request.params.id) % 1000;
     if (typeof request.body?.response !== 'string') return reply.code(400).send({ error: 'invalid_request' });
-    if (withCrypto) {
-      const privateKey = createPrivateKey({ key: attemptJwk, format: 'jwk' });
-      diffieHellman({ privateKey, publicKey: createPublicKey({ key: ephemeralJwk, format: 'jwk' }) });
-      const holderKey = createPublicKey({ key: holderJwk, format: 'jwk' });
-      const ok =
-        verify('sha256', signed, { key: issuer.publicKey, dsaEncoding: 'ieee-p1363' }, issuerSignature) &&
-        verify('sha256', signed, { key: holderKey, dsaEncoding: 'ieee-p1363' }, holderSignature);
-      if (!ok) return reply.code(400).send({ error: 'invalid_request' });
-    }
+    // The presentation's bare cryptography (throws, and so answers 500, should a signature not verify).
+    if (withCrypto) presentationCrypto();
     for (let i = 0; i < statements; i++) {
       const query = queries[i % queries.length]!;
       await pool.query({

@@ -3,73 +3,63 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
- * MUI's `createTheme` and `ThemeProvider` carry the CSS-variables theme engine (`createThemeWithVars`,
- * `CssVarsProvider`, ≈ 7 KB gzip) in every first screen, although `createAppTheme` (@cp/ui) makes a theme without
- * CSS variables or color schemes, for which both only take their "no vars" branch (issue 8). The build replaces the two
- * modules, as imported by those two files only, with stubs that fail loudly should a theme ever need them.
+ * A plugin that gives `importers` (a path pattern) a stub in place of the modules `sources` they import: code the
+ * console never runs, left out of the build. The stub throws with `message` should it ever be called.
  */
-function muiWithoutCssVariables(): Plugin {
-  const stub = '\0mui-css-variables-unused';
-  const importers = /[\\/]@mui[\\/]material[\\/]styles[\\/](?:createTheme|ThemeProvider)\.mjs$/;
+function unusedModules(options: {
+  name: string;
+  importers: RegExp;
+  sources: string[];
+  message: string;
+  namedExports?: string[];
+}): Plugin {
+  const stub = `\0${options.name}`;
   return {
-    name: 'cp:mui-without-css-variables',
+    name: `cp:${options.name}`,
     enforce: 'pre',
     resolveId(source, importer) {
-      if (
-        (source === './createThemeWithVars.mjs' || source === './ThemeProviderWithVars.mjs') &&
-        importer &&
-        importers.test(importer)
-      ) {
-        return stub;
-      }
-      return null;
+      return options.sources.includes(source) && importer && options.importers.test(importer) ? stub : null;
     },
     load(id) {
       if (id !== stub) return null;
       return [
-        'const unused = () => {',
-        "  throw new Error('CSS-variables themes are left out of the console build (apps/console/vite.config.ts)');",
-        '};',
+        `const unused = () => { throw new Error(${JSON.stringify(`${options.message} (apps/console/vite.config.ts)`)}); };`,
         'export default unused;',
-        'export const CssVarsProvider = unused;',
+        ...(options.namedExports ?? []).map((name) => `export const ${name} = unused;`),
       ].join('\n');
     },
   };
 }
 
 /**
+ * MUI's `createTheme` and `ThemeProvider` carry the CSS-variables theme engine (`createThemeWithVars`,
+ * `CssVarsProvider`, ≈ 7 KB gzip) in every first screen, although `createAppTheme` (@cp/ui) makes a theme without
+ * CSS variables or color schemes, for which both only take their "no vars" branch (issue 8). The build replaces the two
+ * modules, as imported by those two files only, with stubs that fail loudly should a theme ever need them.
+ */
+const muiWithoutCssVariables = () =>
+  unusedModules({
+    name: 'mui-css-variables-unused',
+    importers: /[\\/]@mui[\\/]material[\\/]styles[\\/](?:createTheme|ThemeProvider)\.mjs$/,
+    sources: ['./createThemeWithVars.mjs', './ThemeProviderWithVars.mjs'],
+    message: 'CSS-variables themes are left out of the console build',
+    namedExports: ['CssVarsProvider'],
+  });
+
+/**
  * Every text field and select of the console is outlined (MUI's default variant; none asks for another). TextField and
  * Select still import the standard and filled inputs (Input, FilledInput, ≈ 2 KB gzip) for their other variants, and
  * they were on the credential list's first page with its filters (issue 16). The build replaces the two, as imported
- * by those two files only, with a stub that fails loudly should a field ever ask for the standard or filled variant.
+ * by those two files only, with a stub that fails loudly should a field ever ask for the standard or filled variant
+ * (src/lib/build-plugins.test.ts keeps the sources to the outlined variant).
  */
-function muiOutlinedFieldsOnly(): Plugin {
-  const stub = '\0mui-field-variants-unused';
-  const importers = /[\\/]@mui[\\/]material[\\/](?:TextField[\\/]TextField|Select[\\/]Select)\.mjs$/;
-  return {
-    name: 'cp:mui-outlined-fields-only',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (
-        (source === '../Input/index.mjs' || source === '../FilledInput/index.mjs') &&
-        importer &&
-        importers.test(importer)
-      ) {
-        return stub;
-      }
-      return null;
-    },
-    load(id) {
-      if (id !== stub) return null;
-      return [
-        'const unused = () => {',
-        "  throw new Error('Only outlined text fields and selects are in the console build (apps/console/vite.config.ts)');",
-        '};',
-        'export default unused;',
-      ].join('\n');
-    },
-  };
-}
+const muiOutlinedFieldsOnly = () =>
+  unusedModules({
+    name: 'mui-field-variants-unused',
+    importers: /[\\/]@mui[\\/]material[\\/](?:TextField[\\/]TextField|Select[\\/]Select)\.mjs$/,
+    sources: ['../Input/index.mjs', '../FilledInput/index.mjs'],
+    message: 'Only outlined text fields and selects are in the console build',
+  });
 
 /**
  * MUI's Select renders its Menu (Popover, Modal, focus trap, Portal, Grow) only while open, yet imports it statically:
