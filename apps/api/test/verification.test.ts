@@ -2,6 +2,7 @@ import type { CreateVerificationRequest, Verification } from '@cp/contracts';
 import { schema } from '@cp/db';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { responseKeys } from '../src/modules/verifications/response-decryption.ts';
 import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import {
   claimCredential,
@@ -382,6 +383,39 @@ describe('OpenID4VP verifier', () => {
     expect((await t.app.inject({ url: statusUrl })).body).not.toBe(first.body);
     const revoked = await attempt(verification, {}, fresh.credential, fresh.holder);
     expect(revoked.result.failed_checks).toEqual(['STATUS']);
+  });
+
+  it('opens a response to an attempt another process made (its key read from the database, not from memory)', async () => {
+    const verification = await createVerification();
+    const { individual, connect } = await startAttempt(verification.id);
+    // The process that made the attempt keeps its key for the response; another process has only the stored one.
+    expect(responseKeys.recent(individual.id)).toBeDefined();
+    responseKeys.forget(individual.id);
+    const response = await presentCredential(t, connect.connection_url, credential, holder);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect((await outcome(individual.id)).status).toBe('VERIFIED');
+  });
+
+  it('refuses an issuer that lost KYB in another process, though the last presentation admitted it a moment ago', async () => {
+    // The first presentation reads the issuer organization and keeps it (verifier-trust.ts, snapshots); the next
+    // one checks against what it kept, and its outcome is stored only if the organization is still so.
+    const verification = await createVerification();
+    expect((await attempt(verification)).result.status).toBe('VERIFIED');
+    const { db } = t.runtime.ctx.database;
+    const organizations = schema.organizations;
+    const [before] = await db.select().from(organizations).where(eq(organizations.id, issuer.organization.id));
+    await db.update(organizations).set({ verifiedAt: null }).where(eq(organizations.id, issuer.organization.id));
+    try {
+      const refused = await attempt(verification);
+      expect(refused.result.status).toBe('FAILED');
+      expect(refused.result.failed_checks).toEqual(['TRUSTED_ISSUER']);
+    } finally {
+      await db
+        .update(organizations)
+        .set({ verifiedAt: before!.verifiedAt })
+        .where(eq(organizations.id, issuer.organization.id));
+    }
+    expect((await attempt(verification)).result.status).toBe('VERIFIED');
   });
 
   it('completes a single-use link once: a second attempt is refused', async () => {

@@ -60,11 +60,13 @@ export function decodeJwt<P = Record<string, unknown>>(jwt: string): { header: R
  * Signature checks (`verifyJwtSignature`): the one place every JWS of this platform is checked (presentations,
  * status lists, proofs, DPoP, wallet attestations, trusted lists, the wallet's own checks).
  *
- * The checks are done here rather than by jose's compactVerify: on Node, with node:crypto's synchronous `verify`
- * over a cached KeyObject. WebCrypto (what jose uses) runs every operation as an asynchronous job on the thread
- * pool, and at the verifier's rate that dispatch cost more than the elliptic-curve check itself (bench/RESULTS.md,
- * "Presentations profiled again": WebCrypto jobs ≈ 17-20 % of the API's CPU). The primitive is the same OpenSSL
- * code either way; in a browser (the wallet) the same checks end in `crypto.subtle.verify`.
+ * The checks are done here rather than by jose's compactVerify: on Node, with node:crypto's `verify` over a cached
+ * KeyObject, given a callback so that the elliptic-curve check runs on libuv's thread pool (one job) and not on the
+ * event loop, which is what bounds a verifier process (bench/RESULTS.md). WebCrypto (what jose uses) also runs on
+ * the thread pool but as several jobs with key objects and promises around each, and at the verifier's rate that
+ * dispatch cost more than the check itself ("Presentations profiled again": WebCrypto jobs ≈ 17-20 % of the API's
+ * CPU). The primitive is the same OpenSSL code either way; in a browser (the wallet) the same checks end in
+ * `crypto.subtle.verify`.
  *
  * As strict as jose's compactVerify with `algorithms: ['ES256', 'EdDSA', 'Ed25519']`, and stricter where noted:
  * - three base64url parts (nothing outside the alphabet), a protected header that is a JSON object (UTF-8);
@@ -85,7 +87,13 @@ const nodeCrypto = (
     process?: {
       getBuiltinModule?(id: 'node:crypto'): {
         createPublicKey(pem: string): NodeKey;
-        verify(algorithm: 'sha256' | null, data: Uint8Array, key: NodeKey, signature: Uint8Array): boolean;
+        verify(
+          algorithm: 'sha256' | null,
+          data: Uint8Array,
+          key: NodeKey,
+          signature: Uint8Array,
+          callback: (error: Error | null, valid: boolean) => void,
+        ): void;
       };
     };
   }
@@ -227,9 +235,16 @@ async function checkJwtSignature(jwt: string, jwk: JsonWebKey, nodeOnly: boolean
     if (!verification || verification.kty !== input.keyType) return false;
     const { key } = verification;
     if (!(key instanceof Promise)) {
-      return input.keyType === 'EC'
-        ? nodeCrypto!.verify('sha256', input.signingInput, key, p1363ToDer(input.signature))
-        : nodeCrypto!.verify(null, input.signingInput, key, input.signature);
+      const ec = input.keyType === 'EC';
+      return await new Promise<boolean>((resolve) => {
+        nodeCrypto!.verify(
+          ec ? 'sha256' : null,
+          input.signingInput,
+          key,
+          ec ? p1363ToDer(input.signature) : input.signature,
+          (error, valid) => resolve(error === null && valid === true),
+        );
+      });
     }
     return await crypto.subtle.verify(
       input.keyType === 'EC' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: 'Ed25519' },

@@ -16,7 +16,7 @@ import { type MdocHandoverInput, mdocNames, verifyMdocPresentation } from '@cp/c
 import type { Database, SecretBox, schema } from '@cp/db';
 import type { Jwk } from '@openid4vc/oauth2';
 import { createOpenid4vpAuthorizationRequest, parseOpenid4vpAuthorizationResponse } from '@openid4vc/openid4vp';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { AppError } from '../../errors/app-error.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
@@ -29,7 +29,7 @@ import { presentHolderOrganization } from '../organizations/organizations.presen
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { dispatchWebhookDeliveries, recordWebhookEvents, type WebhookDeps } from '../webhooks/webhooks.service.ts';
 import { type CustomerBinding, customerBindingOf } from './customer-links.ts';
-import { decryptEcdhEsJwe, responseDecryptionKey } from './response-decryption.ts';
+import { decryptEcdhEsJwe, generateResponseKey, responseDecryptionKey, responseKeys } from './response-decryption.ts';
 import * as repository from './verifications.repository.ts';
 import { generateCustomerId } from './verifications.service.ts';
 import type { VerifierTrust } from './verifier-trust.ts';
@@ -198,9 +198,9 @@ export async function createIndividual(
   }
   const { vctValues, requestedClaims, docType } = await requestedCredential(deps, verification);
   const { clientId } = await verifierSigner(deps, verification.organizationId, verification.clientIdScheme);
-  const { publicKey, privateKey } = await generateKeyPair('ECDH-ES', { crv: 'P-256', extractable: true });
+  const responseKey = await generateResponseKey();
   const id = randomUUID();
-  const responseKeyPublic = { ...(await exportJWK(publicKey)), kid: randomToken(8), use: 'enc', alg: 'ECDH-ES' };
+  const responseKeyPublic = { ...responseKey.publicJwk, kid: randomToken(8), use: 'enc', alg: 'ECDH-ES' };
   const claimTypes = new Map(verification.credentialType?.claims.map((c) => [c.name, c.type]) ?? []);
   const frozen: FrozenRequest = {
     clientId,
@@ -224,7 +224,7 @@ export async function createIndividual(
         : buildDcqlQuery({ id: QUERY_ID, vctValues, claims: requestedClaims.map((c) => c.path) }),
     ...(verification.format === 'mso_mdoc' && docType ? { format: 'mso_mdoc' as const, docType } : {}),
   };
-  return repository.insertIndividual(deps.db, {
+  const individual = await repository.insertIndividual(deps.db, {
     id,
     verificationId: verification.id,
     organizationId: verification.organizationId,
@@ -233,9 +233,11 @@ export async function createIndividual(
     nonce: randomToken(24),
     state: randomToken(16),
     responseKeyPublic: responseKeyPublic as never,
-    responseKeyCiphertext: deps.secretBox.seal(JSON.stringify(await exportJWK(privateKey)), `oid4vp-response:${id}`),
+    responseKeyCiphertext: deps.secretBox.seal(JSON.stringify(responseKey.privateJwk), `oid4vp-response:${id}`),
     request: frozen as unknown as Record<string, unknown>,
   });
+  responseKeys.remember(id, responseKey.privateKey);
+  return individual;
 }
 
 export const isOpen = (status: string) => status === 'CREATED' || status === 'REQUESTED';
@@ -476,12 +478,15 @@ async function readResponse(
   }
   let decrypted: Body | undefined;
   const decryptJwe = async (jwe: string) => {
-    const privateJwk = JSON.parse(
-      deps.secretBox.open(individual.responseKeyCiphertext, `oid4vp-response:${individual.id}`),
-    ) as JsonWebKey;
+    // The key this process made for the attempt, else the stored one (response-decryption.ts, responseKeys).
+    const privateKey =
+      responseKeys.recent(individual.id) ??
+      responseDecryptionKey(
+        JSON.parse(deps.secretBox.open(individual.responseKeyCiphertext, `oid4vp-response:${individual.id}`)),
+      );
     try {
       // ECDH-ES (the only key management accepted), A128GCM or A256GCM: see response-decryption.ts.
-      const { plaintext } = decryptEcdhEsJwe(jwe, responseDecryptionKey(privateJwk), ENCRYPTION_ALGORITHMS.content);
+      const { plaintext } = await decryptEcdhEsJwe(jwe, privateKey, ENCRYPTION_ALGORITHMS.content);
       const payload = plaintext.toString('utf8');
       const parsed = JSON.parse(payload) as unknown;
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) decrypted = parsed as Body;
@@ -519,6 +524,72 @@ async function readResponse(
   return { presentation: answers[0] };
 }
 
+/** What a presentation's check stores (and, when it took the issuer from memory, on what condition). */
+interface PresentationOutcome {
+  checks: PresentationCheck[] | VerificationCheck[];
+  /** Empty unless the issuer signature and the key binding passed: only then are they this holder's claims. */
+  claims: Record<string, unknown>;
+  issuer: string | null;
+  issuerTrust: Record<string, unknown> | null;
+  snapshot?: repository.IssuerSnapshot;
+}
+
+/** Verifies one presentation (SD-JWT VC or mdoc) against the attempt's frozen request and trust. */
+async function checkPresentation(
+  deps: VerifierDeps,
+  row: NonNullable<Awaited<ReturnType<typeof repository.findIndividualForResponse>>>,
+  frozen: FrozenRequest,
+  presentation: string,
+  channel: ResponseChannel | undefined,
+  snapshots: boolean,
+): Promise<PresentationOutcome> {
+  const { individual, verification } = row;
+  const trust = deps.trust.forVerification(
+    {
+      organizationId: verification.organizationId,
+      trustPolicy: frozen.trustPolicy,
+      trustedIssuers: frozen.trustedIssuers,
+      anchors: row.anchors,
+    },
+    { snapshots },
+  );
+  const result =
+    frozen.format === 'mso_mdoc'
+      ? await verifyMdocPresentation(
+          presentation,
+          {
+            docType: frozen.docType ?? '',
+            requestedClaims: frozen.requestedClaims,
+            rules: frozen.rules,
+            // The session transcript: the one of the channel the answer came through (B.2.6.1 or B.2.6.2),
+            // so a device signature made for the other invocation, origin or request fails KEY_BINDING.
+            ...(channel
+              ? await channel.mdocHandover(individual, frozen)
+              : await redirectMdocHandover(deps, individual, frozen)),
+          },
+          await trust.mdocDeps(),
+        ).then((mdoc) => ({ ...mdoc, issuer: mdoc.binding?.iss ?? null }))
+      : await verifySdJwtPresentation(
+          presentation,
+          {
+            nonce: individual.nonce,
+            audience: channel ? channel.audience(frozen) : frozen.clientId,
+            vctValues: frozen.vctValues,
+            requestedClaims: frozen.requestedClaims,
+            rules: frozen.rules,
+          },
+          trust.deps,
+        );
+  const snapshot = trust.snapshot();
+  return {
+    checks: result.checks,
+    claims: result.claims,
+    issuer: result.issuer,
+    issuerTrust: (trust.record() as unknown as Record<string, unknown> | undefined) ?? null,
+    ...(snapshot ? { snapshot } : {}),
+  };
+}
+
 /**
  * The response endpoint: reads the answer (or refuses it, recording nothing), verifies the presentation,
  * records every check, why the issuer was admitted or refused, and the outcome, once. A single-use link
@@ -547,87 +618,67 @@ export async function handleResponse(
     channel ? channel.requestPayload(individual, frozen) : undefined,
   );
 
-  let checks: PresentationCheck[] | VerificationCheck[];
-  let claims: Record<string, unknown> = {};
-  let issuer: string | null = null;
-  let issuerTrust: Record<string, unknown> | null = null;
-  let consumesLink = true;
+  const consumesLink = !('declined' in read);
+  const singleUse = verification.type === 'SINGLE' && consumesLink;
+  // Read with the attempt: an endpoint created while this response was being checked may miss the event.
+  const notify = deps.webhooks ? row.notify : false;
+  // Nothing to keep atomic with the outcome (no single-use claim, no event): one statement, which may also hold
+  // the check to the issuer as it took it from memory (verifier-trust.ts, snapshots).
+  const alone = !singleUse && !notify;
+
+  let result: PresentationOutcome;
   if ('declined' in read) {
     // The holder declined or the wallet could not answer: the attempt ends, the link stays usable.
-    consumesLink = false;
     const detail = `${read.declined.error}${read.declined.description ? `: ${read.declined.description}` : ''}`;
-    checks = [{ code: 'WALLET_ERROR', passed: false, detail: detail.slice(0, 300) }];
+    result = {
+      checks: [{ code: 'WALLET_ERROR', passed: false, detail: detail.slice(0, 300) }],
+      claims: {},
+      issuer: null,
+      issuerTrust: null,
+    };
   } else {
-    const trust = deps.trust.forVerification({
-      organizationId: verification.organizationId,
-      trustPolicy: frozen.trustPolicy,
-      trustedIssuers: frozen.trustedIssuers,
-      anchors: row.anchors,
-    });
-    const result =
-      frozen.format === 'mso_mdoc'
-        ? await verifyMdocPresentation(
-            read.presentation,
-            {
-              docType: frozen.docType ?? '',
-              requestedClaims: frozen.requestedClaims,
-              rules: frozen.rules,
-              // The session transcript: the one of the channel the answer came through (B.2.6.1 or B.2.6.2),
-              // so a device signature made for the other invocation, origin or request fails KEY_BINDING.
-              ...(channel
-                ? await channel.mdocHandover(individual, frozen)
-                : await redirectMdocHandover(deps, individual, frozen)),
-            },
-            await trust.mdocDeps(),
-          ).then((mdoc) => ({ ...mdoc, issuer: mdoc.binding?.iss ?? null }))
-        : await verifySdJwtPresentation(
-            read.presentation,
-            {
-              nonce: individual.nonce,
-              audience: channel ? channel.audience(frozen) : frozen.clientId,
-              vctValues: frozen.vctValues,
-              requestedClaims: frozen.requestedClaims,
-              rules: frozen.rules,
-            },
-            trust.deps,
-          );
-    checks = result.checks;
-    // Empty unless the issuer signature and the key binding passed: only then are they this holder's claims.
-    claims = result.claims;
-    issuer = result.issuer;
-    issuerTrust = (trust.record() as unknown as Record<string, unknown> | undefined) ?? null;
+    result = await checkPresentation(deps, row, frozen, read.presentation, channel, alone);
   }
 
+  let checks = result.checks;
   let passed = checks.every((c) => c.passed);
   const outcome = () => ({
     status: passed ? ('VERIFIED' as const) : ('FAILED' as const),
     checks: checks as unknown as Record<string, unknown>[],
-    presentedClaims: claims,
-    issuer,
-    issuerTrust,
+    presentedClaims: result.claims,
+    issuer: result.issuer,
+    issuerTrust: result.issuerTrust,
   });
   let deliveryIds: string[] = [];
-  const singleUse = verification.type === 'SINGLE' && consumesLink;
-  // Read with the attempt: an endpoint created while this response was being checked may miss the event.
-  const notify = deps.webhooks ? row.notify : false;
-  const completed =
-    !singleUse && !notify
-      ? // Nothing to keep atomic with the outcome (no single-use claim, no event): one statement.
-        await repository.completeIndividualAlone(deps.db, individual.id, outcome())
-      : await deps.db.transaction(async (tx) => {
-          if (singleUse && !(await repository.claimSingleUse(tx, verification.id))) {
-            checks = [...checks, { code: 'SINGLE_USE', passed: false, detail: 'The single-use link was already used' }];
-            passed = false;
-          }
-          const row = await repository.completeIndividual(tx, individual.id, outcome());
-          // The event is stored with the outcome (same transaction): it is sent once the outcome is visible.
-          if (row && notify && deps.webhooks) {
-            deliveryIds = await recordWebhookEvents(tx, row.organizationId, 'verification.completed', async () => [
-              completedEvent(deps, row),
-            ]);
-          }
-          return row;
-        });
+  let completed: { status: string } | undefined;
+  if (alone) {
+    let stored = await repository.completeIndividualAlone(deps.db, individual.id, outcome(), result.snapshot);
+    if (stored === 'SNAPSHOT_CHANGED' && !('declined' in read)) {
+      // The issuer organization or its status list changed (a revocation): checked again from the database.
+      result = await checkPresentation(deps, row, frozen, read.presentation, channel, false);
+      checks = result.checks;
+      passed = checks.every((c) => c.passed);
+      stored = await repository.completeIndividualAlone(deps.db, individual.id, outcome());
+    }
+    completed = typeof stored === 'string' ? undefined : stored;
+  } else {
+    completed = await deps.db.transaction(async (tx) => {
+      if (singleUse && !(await repository.claimSingleUse(tx, verification.id))) {
+        checks = [...checks, { code: 'SINGLE_USE', passed: false, detail: 'The single-use link was already used' }];
+        passed = false;
+      }
+      const row = await repository.completeIndividual(tx, individual.id, outcome());
+      // The event is stored with the outcome (same transaction): it is sent once the outcome is visible.
+      if (row && notify && deps.webhooks) {
+        deliveryIds = await recordWebhookEvents(tx, row.organizationId, 'verification.completed', async () => [
+          completedEvent(deps, row),
+        ]);
+      }
+      return row;
+    });
+  }
+  // The attempt is over (answered now or before): its key is not needed again.
+  responseKeys.forget(individual.id);
   if (!completed) throw new VerifierError('invalid_request', 'This verification request has already been answered.');
   if (deps.webhooks) await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);
   return { redirect_uri: holderPageUrl(deps.publicUrl, individual.id), status: completed.status };

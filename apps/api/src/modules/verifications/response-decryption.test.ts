@@ -6,10 +6,11 @@ import {
   generateKeyPairSync,
   type KeyObject,
   randomBytes,
+  randomUUID,
 } from 'node:crypto';
 import { CompactEncrypt, compactDecrypt, importJWK, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { decryptEcdhEsJwe, responseDecryptionKey } from './response-decryption.ts';
+import { decryptEcdhEsJwe, generateResponseKey, responseDecryptionKey, responseKeys } from './response-decryption.ts';
 
 /**
  * The wallet's encrypted response is decrypted on node:crypto (response-decryption.ts): what wallets send (jose,
@@ -80,9 +81,9 @@ function forge(
   return `${encodedHeader}.${options.encryptedKey ?? ''}.${b64(iv)}.${b64(ciphertext)}.${b64(cipher.getAuthTag())}`;
 }
 
-const ours = (jwe: string, privateJwk: JsonWebKey) => {
+const ours = async (jwe: string, privateJwk: JsonWebKey) => {
   try {
-    return decryptEcdhEsJwe(jwe, responseDecryptionKey(privateJwk), CONTENT).plaintext.toString('utf8');
+    return (await decryptEcdhEsJwe(jwe, responseDecryptionKey(privateJwk), CONTENT)).plaintext.toString('utf8');
   } catch {
     return undefined;
   }
@@ -107,23 +108,23 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
       await walletEncrypt(publicJwk, 'A256GCM'),
       await walletEncrypt(publicJwk, 'A128GCM', { apu: b64('wallet'), apv: b64('verifier nonce') }),
     ]) {
-      expect(ours(jwe, privateJwk)).toBe(plaintext);
+      expect(await ours(jwe, privateJwk)).toBe(plaintext);
       expect(await jose(jwe, privateJwk)).toBe(plaintext);
     }
     // The hand-made JWEs below are right when nothing is wrong with them.
     const { publicKey } = recipient();
     const other = recipient();
     const forged = forge(other.publicKey, {});
-    expect(ours(forged, other.privateJwk)).toBe(plaintext);
+    expect(await ours(forged, other.privateJwk)).toBe(plaintext);
     expect(await jose(forged, other.privateJwk)).toBe(plaintext);
-    expect(ours(forge(publicKey, {}), other.privateJwk)).toBeUndefined();
+    expect(await ours(forge(publicKey, {}), other.privateJwk)).toBeUndefined();
   });
 
   it('refuses a response encrypted to another key', async () => {
     const attempt = recipient();
     const other = recipient();
     const jwe = await walletEncrypt(other.publicJwk);
-    expect(ours(jwe, attempt.privateJwk)).toBeUndefined();
+    expect(await ours(jwe, attempt.privateJwk)).toBeUndefined();
   });
 
   it('refuses other key management and content encryption: an encrypted key, A192GCM, CBC-HMAC, dir, RSA', async () => {
@@ -145,7 +146,7 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
       forge(publicKey, {}, { encryptedKey: b64(randomBytes(16)) }),
     ];
     for (const jwe of cases) {
-      expect(ours(jwe, privateJwk), jwe.slice(0, 60)).toBeUndefined();
+      expect(await ours(jwe, privateJwk), jwe.slice(0, 60)).toBeUndefined();
       expect(await jose(jwe, privateJwk)).toBeUndefined();
     }
   });
@@ -160,7 +161,7 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
       { crit: 'x' },
     ]) {
       const jwe = forge(publicKey, header);
-      expect(ours(jwe, privateJwk), JSON.stringify(header)).toBeUndefined();
+      expect(await ours(jwe, privateJwk), JSON.stringify(header)).toBeUndefined();
     }
   });
 
@@ -188,10 +189,10 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
     ];
     for (const value of epks) {
       const jwe = forge(publicKey, { epk: value });
-      expect(ours(jwe, privateJwk), JSON.stringify(value)).toBeUndefined();
+      expect(await ours(jwe, privateJwk), JSON.stringify(value)).toBeUndefined();
       expect(await jose(jwe, privateJwk)).toBeUndefined();
     }
-    expect(ours(forge(publicKey, {}), privateJwk)).toBe(plaintext);
+    expect(await ours(forge(publicKey, {}), privateJwk)).toBe(plaintext);
   });
 
   it('refuses equal apu and apv, and non-string or non-base64url party info', async () => {
@@ -203,7 +204,7 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
       { apu: 'not base64url!' },
     ]) {
       const jwe = forge(publicKey, header);
-      expect(ours(jwe, privateJwk), JSON.stringify(header)).toBeUndefined();
+      expect(await ours(jwe, privateJwk), JSON.stringify(header)).toBeUndefined();
       expect(await jose(jwe, privateJwk)).toBeUndefined();
     }
   });
@@ -232,10 +233,10 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
       forge(publicKey, {}, { tagBytes: 12 }),
     ];
     for (const bad of cases) {
-      expect(ours(bad, privateJwk), bad.slice(-40)).toBeUndefined();
+      expect(await ours(bad, privateJwk), bad.slice(-40)).toBeUndefined();
       expect(await jose(bad, privateJwk)).toBeUndefined();
     }
-    expect(ours(jwe, privateJwk)).toBe(plaintext);
+    expect(await ours(jwe, privateJwk)).toBe(plaintext);
   });
 
   it('refuses malformed compact serializations and headers', async () => {
@@ -254,7 +255,7 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
       '',
     ];
     for (const bad of cases) {
-      expect(ours(bad, privateJwk), bad.slice(0, 40)).toBeUndefined();
+      expect(await ours(bad, privateJwk), bad.slice(0, 40)).toBeUndefined();
     }
   });
 
@@ -266,7 +267,7 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
       const replaced = jwe[at] === 'A' ? 'B' : 'A';
       const bad = jwe.slice(0, at) + replaced + jwe.slice(at + 1);
       const expected = await jose(bad, privateJwk);
-      const actual = ours(bad, privateJwk);
+      const actual = await ours(bad, privateJwk);
       // Only a change of a part's unused last bits leaves the bytes, and so the plaintext, as they were.
       if (expected === undefined) expect(actual, `at ${at}`).toBeUndefined();
       else expect([expected, undefined], `at ${at}`).toContain(actual);
@@ -279,5 +280,35 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
     expect(() => responseDecryptionKey(ed)).toThrow();
     expect(responseDecryptionKey(recipient().privateJwk).asymmetricKeyType).toBe('ec');
     expect(createPublicKey(responseDecryptionKey(recipient().privateJwk)).type).toBe('public');
+  });
+});
+
+describe('attempt keys kept in memory (responseKeys)', () => {
+  it('generates a P-256 pair whose stored JWK imports to the same key, kept until forgotten or 15 minutes old', async () => {
+    const key = await generateResponseKey();
+    expect(key.publicJwk).toEqual({ kty: 'EC', crv: 'P-256', x: key.privateJwk.x, y: key.privateJwk.y });
+    const jwe = await walletEncrypt(key.publicJwk);
+    // What another process reads from the database opens what this one would with the kept key.
+    expect((await decryptEcdhEsJwe(jwe, key.privateKey, CONTENT)).plaintext.toString('utf8')).toBe(plaintext);
+    expect(await ours(jwe, key.privateJwk)).toBe(plaintext);
+    const id = randomUUID();
+    const now = Date.now();
+    responseKeys.remember(id, key.privateKey, now);
+    expect(responseKeys.recent(id, now + 14 * 60_000)).toBe(key.privateKey);
+    expect(responseKeys.recent(id, now + 15 * 60_000 + 1)).toBeUndefined();
+    expect(responseKeys.recent(id, now)).toBeUndefined(); // an expired key is dropped when seen
+    responseKeys.remember(id, key.privateKey, now);
+    responseKeys.forget(id);
+    expect(responseKeys.recent(id, now)).toBeUndefined();
+  });
+
+  it('holds at most 8,192 keys, the oldest out first', async () => {
+    const { privateKey } = await generateResponseKey();
+    const ids = Array.from({ length: 8200 }, () => randomUUID());
+    for (const id of ids) responseKeys.remember(id, privateKey);
+    expect(responseKeys.size).toBeLessThanOrEqual(8192);
+    expect(responseKeys.recent(ids[0]!)).toBeUndefined();
+    expect(responseKeys.recent(ids.at(-1)!)).toBe(privateKey);
+    for (const id of ids) responseKeys.forget(id);
   });
 });

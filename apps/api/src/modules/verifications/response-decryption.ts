@@ -5,6 +5,7 @@ import {
   createPublicKey,
   createSecretKey,
   diffieHellman,
+  generateKeyPair,
   type KeyObject,
 } from 'node:crypto';
 
@@ -12,10 +13,11 @@ import {
  * Decrypts the wallet's encrypted authorization response (`direct_post.jwt`, `dc_api.jwt`): a compact JWE made
  * with ECDH-ES, direct key agreement (RFC 7518 §4.6), and A128GCM or A256GCM (§5.3), to the attempt's P-256 key.
  *
- * On node:crypto, synchronously, rather than jose's compactDecrypt: jose runs it as six WebCrypto jobs (two key
- * imports, the key agreement, the Concat KDF's digest, the AES key import, the decryption), each dispatched to the
- * thread pool and awaited; at the verifier's rate that dispatch cost more than the cryptography (bench/RESULTS.md).
- * The primitives are OpenSSL's either way. As strict as jose's compactDecrypt with `keyManagementAlgorithms:
+ * On node:crypto rather than jose's compactDecrypt: jose runs it as six WebCrypto jobs (two key imports, the key
+ * agreement, the Concat KDF's digest, the AES key import, the decryption), each dispatched to the thread pool and
+ * awaited; at the verifier's rate that dispatch cost more than the cryptography (bench/RESULTS.md). Here the key
+ * agreement, the costly step, is one job on the thread pool (off the event loop, which bounds a verifier process)
+ * and the rest is synchronous. The primitives are OpenSSL's either way. As strict as jose's compactDecrypt with `keyManagementAlgorithms:
  * ['ECDH-ES']` and the content encryptions given, and stricter where noted:
  * - five base64url parts, a protected header that is a JSON object (UTF-8), no encrypted key (direct agreement);
  * - `alg` ECDH-ES only, `enc` one of those given; `zip` refused; `crit` refused whatever it names;
@@ -65,6 +67,52 @@ function coordinate(value: unknown, label: string): Buffer {
   return Buffer.from(value, 'base64url');
 }
 
+/** A new attempt's P-256 key pair (on the thread pool), as a KeyObject and as the JWKs stored and published. */
+export async function generateResponseKey(): Promise<{
+  privateKey: KeyObject;
+  privateJwk: JsonWebKey;
+  publicJwk: JsonWebKey;
+}> {
+  const { privateKey, publicKey } = await new Promise<{ privateKey: KeyObject; publicKey: KeyObject }>(
+    (resolve, reject) =>
+      generateKeyPair('ec', { namedCurve: 'P-256' }, (error, publicKey, privateKey) =>
+        error ? reject(error) : resolve({ privateKey, publicKey }),
+      ),
+  );
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
+  return { privateKey, privateJwk: privateKey.export({ format: 'jwk' }), publicJwk: { kty, crv, x, y } };
+}
+
+/**
+ * Attempt keys made by this process, kept as KeyObjects until the attempt's response: that response then skips
+ * opening the stored key and importing it (≈ 8 % of a response's CPU, bench/RESULTS.md). Bounded in number (about
+ * 4 KB each) and age; a key not here (another process made the attempt, a restart, evicted) is opened from the
+ * database as before. Only ever filled with a key this process generated for the attempt of that id.
+ */
+const RECENT_KEYS_MAX = 8192;
+const RECENT_KEYS_TTL_MS = 15 * 60_000;
+const recentKeys = new Map<string, { key: KeyObject; expires: number }>();
+
+export const responseKeys = {
+  remember(attemptId: string, key: KeyObject, now = Date.now()) {
+    recentKeys.set(attemptId, { key, expires: now + RECENT_KEYS_TTL_MS });
+    if (recentKeys.size > RECENT_KEYS_MAX) recentKeys.delete(recentKeys.keys().next().value as string);
+  },
+  recent(attemptId: string, now = Date.now()): KeyObject | undefined {
+    const entry = recentKeys.get(attemptId);
+    if (!entry) return undefined;
+    if (entry.expires > now) return entry.key;
+    recentKeys.delete(attemptId);
+    return undefined;
+  },
+  forget(attemptId: string) {
+    recentKeys.delete(attemptId);
+  },
+  get size() {
+    return recentKeys.size;
+  },
+};
+
 /** The attempt's private key (a JWK with `d`), imported for the key agreement. */
 export function responseDecryptionKey(privateJwk: JsonWebKey): KeyObject {
   if (privateJwk.kty !== 'EC' || privateJwk.crv !== 'P-256') {
@@ -81,12 +129,18 @@ export function responseDecryptionKey(privateJwk: JsonWebKey): KeyObject {
   return createPrivateKey(pem('PRIVATE KEY', der));
 }
 
+/** ECDH on the thread pool (one job): the shared secret of `privateKey` and `publicKey`. */
+const agree = (privateKey: KeyObject, publicKey: KeyObject) =>
+  new Promise<Buffer>((resolve, reject) => {
+    diffieHellman({ privateKey, publicKey }, (error, secret) => (error ? reject(error) : resolve(secret)));
+  });
+
 /** The plaintext of a compact ECDH-ES JWE encrypted to `privateKey` (see above). */
-export function decryptEcdhEsJwe(
+export async function decryptEcdhEsJwe(
   jwe: string,
   privateKey: KeyObject,
   contentEncryption: readonly string[],
-): { plaintext: Buffer; protectedHeader: Record<string, unknown> } {
+): Promise<{ plaintext: Buffer; protectedHeader: Record<string, unknown> }> {
   const parts = jwe.split('.');
   if (parts.length !== 5) throw new Error('Not a compact JWE');
   const [encodedHeader, encryptedKey, encodedIv, encodedCiphertext, encodedTag] = parts as [
@@ -135,7 +189,13 @@ export function decryptEcdhEsJwe(
   }
 
   // RFC 7518 §4.6.2: Concat KDF (NIST SP 800-56A) with SHA-256; one round for 128 or 256 bits.
-  const sharedSecret = diffieHellman({ privateKey, publicKey: ephemeralKey });
+  const iv = decode(encodedIv, 'iv');
+  const tag = decode(encodedTag, 'tag');
+  if (iv.length !== 12) throw new Error('Invalid JWE initialization vector length');
+  if (tag.length !== 16) throw new Error('Invalid JWE authentication tag length');
+  const ciphertext = decode(encodedCiphertext, 'ciphertext');
+
+  const sharedSecret = await agree(privateKey, ephemeralKey);
   const keyDataLength = Buffer.alloc(4);
   keyDataLength.writeUInt32BE(keyBits);
   const contentKey = createHash('sha256')
@@ -146,11 +206,6 @@ export function decryptEcdhEsJwe(
     .digest()
     .subarray(0, keyBits / 8);
 
-  const iv = decode(encodedIv, 'iv');
-  const tag = decode(encodedTag, 'tag');
-  if (iv.length !== 12) throw new Error('Invalid JWE initialization vector length');
-  if (tag.length !== 16) throw new Error('Invalid JWE authentication tag length');
-  const ciphertext = decode(encodedCiphertext, 'ciphertext');
   // A KeyObject: a Buffer key is probed for KeyObject and CryptoKey by throwing (see above), a KeyObject is not.
   const decipher = createDecipheriv(keyBits === 128 ? 'aes-128-gcm' : 'aes-256-gcm', createSecretKey(contentKey), iv, {
     authTagLength: 16,

@@ -1,5 +1,5 @@
 import { type Database, runStatement, schema, statement } from '@cp/db';
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 
 const { verifications, verificationIndividuals, credentialSchemas, users } = schema;
 
@@ -288,42 +288,65 @@ export interface AnchorRow {
 /**
  * The attempt a response answers, with its verification and what the check needs of the organization in the
  * same statement: its trust anchors (in their list order) and whether an enabled webhook endpoint takes
- * `verification.completed`. Prepared once per database handle (no query building per request).
+ * `verification.completed`. A hand-written statement (no query building or row mapping per request): every
+ * column of the two tables, named `i.<field>` and `v.<field>` after the schema's fields, split back into the
+ * two rows. The driver's own parsing gives the same values as the schema's (uuid and text as strings,
+ * timestamptz as Date, jsonb parsed).
  */
-function responseQuery(db: Database) {
-  const prepared = db
-    .select({
-      individual: verificationIndividuals,
-      verification: verifications,
-      anchors: sql<AnchorRow[]>`(select coalesce(json_agg(json_build_object(
-          'id', a.id, 'name', a.name, 'kind', a.kind, 'certificatePem', a.certificate_pem,
-          'listCertificates', a.list_certificates) order by a.created_at, a.id), '[]'::json)
-        from trust_anchors a where a.organization_id = ${verifications.organizationId})`,
-      notify: sql<boolean>`exists (select from webhooks w
-        where w.organization_id = ${verifications.organizationId} and w.deleted_at is null and w.enabled
-          and w.events @> '["verification.completed"]'::jsonb)`,
-    })
-    .from(verificationIndividuals)
-    .innerJoin(verifications, eq(verifications.id, verificationIndividuals.verificationId))
-    .where(and(eq(verificationIndividuals.id, sql.placeholder('id')), isNull(verifications.deletedAt)))
-    .prepare('verifier_response_individual');
-  return prepared;
-}
-const responseQueries = new WeakMap<Database, ReturnType<typeof responseQuery>>();
+const selectList = (alias: string, prefix: string, table: typeof verificationIndividuals | typeof verifications) =>
+  Object.entries(getTableColumns(table))
+    .map(([field, column]) => `${alias}."${column.name}" as "${prefix}.${field}"`)
+    .join(', ');
+const responseStatement = statement<Record<string, unknown>>(
+  'verifier_response_individual',
+  `select ${selectList('vi', 'i', verificationIndividuals)}, ${selectList('v', 'v', verifications)},
+          (select coalesce(json_agg(json_build_object(
+              'id', a.id, 'name', a.name, 'kind', a.kind, 'certificatePem', a.certificate_pem,
+              'listCertificates', a.list_certificates) order by a.created_at, a.id), '[]'::json)
+             from trust_anchors a where a.organization_id = v.organization_id) as "anchors",
+          exists (select from webhooks w
+            where w.organization_id = v.organization_id and w.deleted_at is null and w.enabled
+              and w.events @> '["verification.completed"]'::jsonb) as "notify"
+     from verification_individuals vi
+     join verifications v on v.id = vi.verification_id
+    where vi.id = $1 and v.deleted_at is null`,
+);
 
 export async function findIndividualForResponse(db: Database, id: string) {
-  let prepared = responseQueries.get(db);
-  if (!prepared) {
-    prepared = responseQuery(db);
-    responseQueries.set(db, prepared);
+  const [row] = await runStatement(db, responseStatement, [id]);
+  if (!row) return undefined;
+  const individual: Record<string, unknown> = {};
+  const verification: Record<string, unknown> = {};
+  for (const key in row) {
+    if (key.startsWith('i.')) individual[key.slice(2)] = row[key];
+    else if (key.startsWith('v.')) verification[key.slice(2)] = row[key];
   }
-  const [row] = await prepared.execute({ id });
-  return row;
+  return {
+    individual: individual as VerificationIndividualRow,
+    verification: verification as VerificationRow,
+    anchors: row.anchors as AnchorRow[],
+    notify: row.notify as boolean,
+  };
+}
+
+/**
+ * What a check took from memory rather than from a statement of its own (verifier-trust.ts, issuer snapshots): the
+ * issuer organization of this platform as it was read (name, KYB passed), and the revision of the status list of
+ * the credential. The outcome is stored only if they are still so.
+ */
+export interface IssuerSnapshot {
+  organizationId: string;
+  name: string;
+  verified: boolean;
+  statusList: { id: string; revision: number } | null;
 }
 
 /**
  * The outcome stored in one statement when nothing must be atomic with it (see the service): only while the
- * attempt is still open, answering its new status.
+ * attempt is still open, answering its new status. With an issuer snapshot ($8-$12), only if the organization
+ * and the list are still as the check saw them: a revocation (it bumps the list's revision) or a change of the
+ * organization committed before this statement makes it store nothing, and the caller checks again from the
+ * database. Without one ($8 null) the condition holds.
  */
 const completeStatement = statement<{ status: 'VERIFIED' | 'FAILED' }>(
   'verifier_complete_individual',
@@ -331,14 +354,26 @@ const completeStatement = statement<{ status: 'VERIFIED' | 'FAILED' }>(
       set status = $2, checks = $3::jsonb, presented_claims = $4::jsonb, issuer = $5, issuer_trust = $6::jsonb,
           verified_at = $7
     where id = $1 and status in ('CREATED', 'REQUESTED')
+      and ($8::uuid is null or exists (
+        select from organizations o
+         where o.id = $8::uuid and o.name = $9::text and (o.verified_at is not null) = $10::boolean
+           and ($11::uuid is null or exists (
+             select from status_lists s where s.id = $11::uuid and s.organization_id = o.id and s.revision = $12::bigint))))
     returning status`,
+);
+
+/** The attempt's status when the outcome was not stored (answered already, or a snapshot no longer held). */
+const individualStatusStatement = statement<{ status: string }>(
+  'verifier_individual_status',
+  'select status from verification_individuals where id = $1',
 );
 
 export async function completeIndividualAlone(
   db: Database,
   id: string,
   values: Parameters<typeof completeIndividual>[2],
-) {
+  snapshot?: IssuerSnapshot,
+): Promise<{ status: 'VERIFIED' | 'FAILED' } | 'ANSWERED' | 'SNAPSHOT_CHANGED'> {
   const [row] = await runStatement(db, completeStatement, [
     id,
     values.status,
@@ -347,6 +382,14 @@ export async function completeIndividualAlone(
     values.issuer,
     values.issuerTrust === null ? null : JSON.stringify(values.issuerTrust),
     new Date(),
+    snapshot?.organizationId ?? null,
+    snapshot?.name ?? null,
+    snapshot?.verified ?? null,
+    snapshot?.statusList?.id ?? null,
+    snapshot?.statusList?.revision ?? null,
   ]);
-  return row;
+  if (row) return row;
+  if (!snapshot) return 'ANSWERED';
+  const [current] = await runStatement(db, individualStatusStatement, [id]);
+  return current && (current.status === 'CREATED' || current.status === 'REQUESTED') ? 'SNAPSHOT_CHANGED' : 'ANSWERED';
 }

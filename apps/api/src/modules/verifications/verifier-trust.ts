@@ -19,6 +19,7 @@ import type { ResourceFetcher } from '../../lib/resource-fetcher.ts';
 import * as organizationsRepository from '../organizations/organizations.repository.ts';
 import * as trustAnchorsService from '../trust-anchors/trust-anchors.service.ts';
 import type { OwnStatusList, PlatformStatusLists } from './platform-fetcher.ts';
+import type { IssuerSnapshot } from './verifications.repository.ts';
 
 /**
  * The verifier's trust: which certificate authorities may end an `x5c` path (the platform CA, the
@@ -62,6 +63,16 @@ export interface VerifierTrustOptions {
   statusLists?: PlatformStatusLists;
 }
 
+/**
+ * Issuer organizations of this platform (with the status list of their credential) as read for earlier
+ * presentations, for a minute: a check may take one instead of a statement only when its outcome is stored on
+ * condition that the organization and the list are still so (verifications.repository.ts, IssuerSnapshot).
+ */
+const SNAPSHOT_MS = 60_000;
+const SNAPSHOT_MAX = 1000;
+type IssuerOrganizationRow = { id: string; name: string; verifiedAt: Date | null };
+type StatusListRead = NonNullable<Parameters<PlatformStatusLists['token']>[1]>['list'];
+
 /** A validated path is good for a minute: paths repeat (one per issuer key) and validating one is costly. */
 const PATH_CACHE_MS = 60_000;
 const PATH_CACHE_MAX = 500;
@@ -76,6 +87,7 @@ export interface VerificationTrustInput {
 }
 
 export function verifierTrust(options: VerifierTrustOptions) {
+  const snapshots = new Map<string, { at: number; organization: IssuerOrganizationRow; list: StatusListRead }>();
   const fetchJson = async (url: string) => JSON.parse(await options.fetcher.text(url, 'application/json')) as unknown;
   const allowHttp = () => options.allowHttp;
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
@@ -124,7 +136,7 @@ export function verifierTrust(options: VerifierTrustOptions) {
    * The presentation verifier's dependencies for one verification: key binding with its anchors, its trust
    * policy, the status-list check; `record()` answers what the outcome keeps about the issuer.
    */
-  function forVerification(verification: VerificationTrustInput) {
+  function forVerification(verification: VerificationTrustInput, use: { snapshots?: boolean } = {}) {
     let anchors: Promise<Anchor[]> | undefined;
     const loadAnchors = () => {
       anchors ??= anchorsOf(verification.organizationId, verification.anchors);
@@ -143,20 +155,48 @@ export function verifierTrust(options: VerifierTrustOptions) {
     let statusListRead:
       | { uri: string; ref: OwnStatusList; read: Parameters<PlatformStatusLists['token']>[1] }
       | undefined;
+    /** What this check took from `snapshots` instead of reading it (at most one issuer per check). */
+    let snapshot: IssuerSnapshot | undefined;
+    let organizationsRead = 0;
 
     /** The issuer organization, with the credential's status list when it is one of that organization's. */
-    async function issuerOrganization(organizationId: string) {
-      const ref = statusUri && options.statusLists ? options.statusLists.ref(statusUri) : undefined;
-      if (!ref || ref.organizationId !== organizationId || !statusUri) {
-        return organizationsRepository.findIssuerOrganization(options.db, organizationId);
+    async function issuerOrganization(organizationId: string): Promise<IssuerOrganizationRow | undefined> {
+      const parsed = statusUri && options.statusLists ? options.statusLists.ref(statusUri) : undefined;
+      const ref = parsed && parsed.organizationId === organizationId && statusUri ? parsed : undefined;
+      const key = `${organizationId}|${ref ? (ref.statusListId ?? 'first') : '-'}`;
+      const hit = snapshots.get(key);
+      if (use.snapshots && organizationsRead++ === 0 && hit && Date.now() - hit.at < SNAPSHOT_MS) {
+        snapshot = {
+          organizationId,
+          name: hit.organization.name,
+          verified: hit.organization.verifiedAt != null,
+          statusList: hit.list ? { id: hit.list.id, revision: hit.list.revision } : null,
+        };
+        if (ref && statusUri) statusListRead = { uri: statusUri, ref, read: { list: hit.list } };
+        return hit.organization;
       }
-      const row = await organizationsRepository.findIssuerOrganizationWithStatusList(
-        options.db,
-        organizationId,
-        ref.statusListId,
-      );
-      if (row) statusListRead = { uri: statusUri, ref, read: { list: row.list } };
-      return row?.organization;
+      let organization: IssuerOrganizationRow | undefined;
+      let list: StatusListRead;
+      if (ref && statusUri) {
+        const row = await organizationsRepository.findIssuerOrganizationWithStatusList(
+          options.db,
+          organizationId,
+          ref.statusListId,
+        );
+        if (row) statusListRead = { uri: statusUri, ref, read: { list: row.list } };
+        organization = row?.organization;
+        list = row?.list;
+        // A list that is not there is read again each time (and the credential fails its status check).
+        if (!list) return organization;
+      } else {
+        organization = await organizationsRepository.findIssuerOrganization(options.db, organizationId);
+      }
+      if (organization) {
+        snapshots.delete(key);
+        snapshots.set(key, { at: Date.now(), organization, list });
+        if (snapshots.size > SNAPSHOT_MAX) snapshots.delete(snapshots.keys().next().value as string);
+      }
+      return organization;
     }
 
     const anchorOf = async (binding: IssuerBinding) => {
@@ -228,7 +268,7 @@ export function verifierTrust(options: VerifierTrustOptions) {
       admitIssuer,
       fetchStatusListToken: (uri, issuer) => deps.fetchStatusListToken(uri, issuer),
     });
-    return { deps, mdocDeps, record: () => record };
+    return { deps, mdocDeps, record: () => record, snapshot: () => snapshot };
   }
 
   /** Whose type a `vct` is: an organization's own (its id), the platform's shared type, or another issuer's. */
