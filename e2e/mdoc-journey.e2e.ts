@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, snap } from './support/browser.ts';
 import { onConsole, signIn } from './support/journeys.ts';
@@ -72,6 +72,10 @@ async function openRequestInWallet(holder: Page, verificationId: string, custome
 
 describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revoke', () => {
   it('works end to end across console, mailbox, claim page, wallet and holder page', async () => {
+    // What the product logged (warnings and errors), to tell a slow job from a failed one.
+    onTestFailed(() => {
+      process.stderr.write(`product output:\n${product.output().slice(-6000)}\n`);
+    });
     const problems: string[] = [];
     const staff = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const console = await staff.newPage();
@@ -110,7 +114,11 @@ describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revok
     await console.getByTestId('wizard-next').click();
     await console.getByTestId('email-message').fill('Your gym pass is ready.');
     await console.getByTestId('wizard-send').click();
-    await console.waitForURL(onConsole(product, '/credentials/'), { timeout: 30_000 });
+    // Off the wizard (its own address is under /credentials/ too), with the e-mail sent.
+    await console.waitForURL((url) => onConsole(product, '/credentials/')(url) && !url.pathname.endsWith('/create'), {
+      timeout: 30_000,
+    });
+    await expect.poll(() => console.getByText('E-mail sent to 1 recipient').count(), { timeout: 30_000 }).toBe(1);
 
     // 3. The recipient follows the claim link from the mailbox, and opens the offer in the wallet.
     await expect

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { launchBrowser, snap } from './support/browser.ts';
 import { onConsole, signIn } from './support/journeys.ts';
 import { type Product, startProduct } from './support/product.ts';
@@ -67,6 +67,10 @@ async function presentWithWallet(holder: Page, verificationId: string, customer:
 
 describe('the whole journey: issue, claim in the wallet, verify, revoke', () => {
   it('works end to end across account center, console, mailbox, wallet and holder pages', async () => {
+    // What the product logged (warnings and errors), to tell a slow job from a failed one.
+    onTestFailed(() => {
+      process.stderr.write(`product output:\n${product.output().slice(-6000)}\n`);
+    });
     const problems: string[] = [];
     const staff = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const console = await staff.newPage();
@@ -105,7 +109,11 @@ describe('the whole journey: issue, claim in the wallet, verify, revoke', () => 
     await console.getByTestId('wizard-next').click();
     await console.getByTestId('email-message').fill('Your library card is ready.');
     await console.getByTestId('wizard-send').click();
-    await console.waitForURL(onConsole(product, '/credentials/'), { timeout: 30_000 });
+    // Off the wizard (its own address is under /credentials/ too), with the e-mail sent.
+    await console.waitForURL((url) => onConsole(product, '/credentials/')(url) && !url.pathname.endsWith('/create'), {
+      timeout: 30_000,
+    });
+    await expect.poll(() => console.getByText('E-mail sent to 1 recipient').count(), { timeout: 30_000 }).toBe(1);
 
     // 3. The recipient reads the e-mail in the development mailbox and follows the claim link.
     await expect
