@@ -652,15 +652,15 @@ export async function handleResponse(
   let deliveryIds: string[] = [];
   let completed: { status: string } | undefined;
   if (alone) {
-    let stored = await repository.completeIndividualAlone(deps.db, individual.id, outcome(), result.snapshot);
-    if (stored === 'SNAPSHOT_CHANGED' && !('declined' in read)) {
-      // The issuer organization or its status list changed (a revocation): checked again from the database.
+    completed = await repository.completeIndividualAlone(deps.db, individual.id, outcome(), result.snapshot);
+    if (!completed && result.snapshot && !('declined' in read)) {
+      // Not stored: the issuer organization or its status list changed (a revocation), or the attempt was answered
+      // meanwhile. Checked again from the database; the second update finds the attempt answered if it was.
       result = await checkPresentation(deps, row, frozen, read.presentation, channel, false);
       checks = result.checks;
       passed = checks.every((c) => c.passed);
-      stored = await repository.completeIndividualAlone(deps.db, individual.id, outcome());
+      completed = await repository.completeIndividualAlone(deps.db, individual.id, outcome());
     }
-    completed = typeof stored === 'string' ? undefined : stored;
   } else {
     completed = await deps.db.transaction(async (tx) => {
       if (singleUse && !(await repository.claimSingleUse(tx, verification.id))) {

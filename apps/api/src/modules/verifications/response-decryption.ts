@@ -17,8 +17,8 @@ import {
  * agreement, the Concat KDF's digest, the AES key import, the decryption), each dispatched to the thread pool and
  * awaited; at the verifier's rate that dispatch cost more than the cryptography (bench/RESULTS.md). Here the key
  * agreement, the costly step, is one job on the thread pool (off the event loop, which bounds a verifier process)
- * and the rest is synchronous. The primitives are OpenSSL's either way. As strict as jose's compactDecrypt with `keyManagementAlgorithms:
- * ['ECDH-ES']` and the content encryptions given, and stricter where noted:
+ * and the rest is synchronous. The primitives are OpenSSL's either way. As strict as jose's compactDecrypt with
+ * `keyManagementAlgorithms: ['ECDH-ES']` and the content encryptions given, and stricter where noted:
  * - five base64url parts, a protected header that is a JSON object (UTF-8), no encrypted key (direct agreement);
  * - `alg` ECDH-ES only, `enc` one of those given; `zip` refused; `crit` refused whatever it names;
  * - `epk` an EC P-256 public key (no private members, full-length coordinates, on the curve: checked by the

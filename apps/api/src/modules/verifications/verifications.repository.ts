@@ -346,7 +346,7 @@ export interface IssuerSnapshot {
  * attempt is still open, answering its new status. With an issuer snapshot ($8-$12), only if the organization
  * and the list are still as the check saw them: a revocation (it bumps the list's revision) or a change of the
  * organization committed before this statement makes it store nothing, and the caller checks again from the
- * database. Without one ($8 null) the condition holds.
+ * database (or finds the attempt answered meanwhile). Without one ($8 null) the condition holds.
  */
 const completeStatement = statement<{ status: 'VERIFIED' | 'FAILED' }>(
   'verifier_complete_individual',
@@ -362,18 +362,12 @@ const completeStatement = statement<{ status: 'VERIFIED' | 'FAILED' }>(
     returning status`,
 );
 
-/** The attempt's status when the outcome was not stored (answered already, or a snapshot no longer held). */
-const individualStatusStatement = statement<{ status: string }>(
-  'verifier_individual_status',
-  'select status from verification_individuals where id = $1',
-);
-
 export async function completeIndividualAlone(
   db: Database,
   id: string,
   values: Parameters<typeof completeIndividual>[2],
   snapshot?: IssuerSnapshot,
-): Promise<{ status: 'VERIFIED' | 'FAILED' } | 'ANSWERED' | 'SNAPSHOT_CHANGED'> {
+): Promise<{ status: 'VERIFIED' | 'FAILED' } | undefined> {
   const [row] = await runStatement(db, completeStatement, [
     id,
     values.status,
@@ -388,8 +382,5 @@ export async function completeIndividualAlone(
     snapshot?.statusList?.id ?? null,
     snapshot?.statusList?.revision ?? null,
   ]);
-  if (row) return row;
-  if (!snapshot) return 'ANSWERED';
-  const [current] = await runStatement(db, individualStatusStatement, [id]);
-  return current && (current.status === 'CREATED' || current.status === 'REQUESTED') ? 'SNAPSHOT_CHANGED' : 'ANSWERED';
+  return row;
 }

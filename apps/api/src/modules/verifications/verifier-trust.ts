@@ -155,9 +155,8 @@ export function verifierTrust(options: VerifierTrustOptions) {
     let statusListRead:
       | { uri: string; ref: OwnStatusList; read: Parameters<PlatformStatusLists['token']>[1] }
       | undefined;
-    /** What this check took from `snapshots` instead of reading it (at most one issuer per check). */
+    /** What this check took from `snapshots` instead of reading it (one at most: the update holds one). */
     let snapshot: IssuerSnapshot | undefined;
-    let organizationsRead = 0;
 
     /** The issuer organization, with the credential's status list when it is one of that organization's. */
     async function issuerOrganization(organizationId: string): Promise<IssuerOrganizationRow | undefined> {
@@ -165,7 +164,7 @@ export function verifierTrust(options: VerifierTrustOptions) {
       const ref = parsed && parsed.organizationId === organizationId && statusUri ? parsed : undefined;
       const key = `${organizationId}|${ref ? (ref.statusListId ?? 'first') : '-'}`;
       const hit = snapshots.get(key);
-      if (use.snapshots && organizationsRead++ === 0 && hit && Date.now() - hit.at < SNAPSHOT_MS) {
+      if (use.snapshots && !snapshot && hit && Date.now() - hit.at < SNAPSHOT_MS) {
         snapshot = {
           organizationId,
           name: hit.organization.name,
