@@ -115,6 +115,9 @@ async function auditWidths(page: Page, label: string, prepare?: (width: number) 
  * main landmark (WCAG 2.2 SC 2.4.1).
  */
 async function expectSkipLink(page: Page, label: string) {
+  // The page loaded, with its skip link (under load the Tab could come before either).
+  await page.waitForFunction(() => document.readyState === 'complete');
+  await page.getByText('Skip to main content').first().waitFor({ state: 'attached' });
   // Start from the top of the document, as after loading a page: focus a marker at the start of the body and
   // remove it (the browser's focus navigation starting point stays where it was).
   await page.evaluate(() => {
