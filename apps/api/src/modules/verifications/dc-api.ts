@@ -45,7 +45,7 @@ export const dcApiAudience = (origin: string) => `origin:${origin}`;
 /** The request a DC API answer is built and read against: the attempt's, in `dc_api.jwt` mode for this origin. */
 function dcApiRequestPayload(
   deps: VerifierDeps,
-  individual: repository.VerificationIndividualRow,
+  individual: repository.ResponseIndividual,
   frozen: FrozenRequest,
   clientMetadata: Record<string, unknown> = {},
 ) {
@@ -139,7 +139,7 @@ export function handleDcApiResponse(deps: VerifierDeps, individualId: string, da
  * attempt's nonce, and for `dc_api.jwt` (the only mode accepted) the SHA-256 JWK thumbprint (RFC 7638) of the
  * attempt's response encryption key. The CBOR is @cp/credentials' (openId4VpSessionTranscript).
  */
-export async function dcApiHandoverInfo(deps: VerifierDeps, individual: repository.VerificationIndividualRow) {
+export async function dcApiHandoverInfo(deps: VerifierDeps, individual: repository.ResponseIndividual) {
   const thumbprint = await calculateJwkThumbprint(individual.responseKeyPublic as unknown as JWK, 'sha256');
   return {
     origin: dcApiOrigin(deps.publicUrl),

@@ -311,7 +311,7 @@ export async function outcome(deps: VerifierDeps, individualId: string) {
 /** The request object's payload for an attempt (what the wallet is sent, and what its answer is read against). */
 export function requestPayload(
   deps: VerifierDeps,
-  individual: repository.VerificationIndividualRow,
+  individual: repository.ResponseIndividual,
   frozen: FrozenRequest,
   clientMetadata: Record<string, unknown> = {},
 ) {
@@ -402,12 +402,9 @@ export type AuthorizationRequestPayload = Record<string, unknown>;
  * default; the Digital Credentials API (dc-api.ts) is the other.
  */
 export interface ResponseChannel {
-  requestPayload: (
-    individual: repository.VerificationIndividualRow,
-    frozen: FrozenRequest,
-  ) => AuthorizationRequestPayload;
+  requestPayload: (individual: repository.ResponseIndividual, frozen: FrozenRequest) => AuthorizationRequestPayload;
   audience: (frozen: FrozenRequest) => string;
-  mdocHandover: (individual: repository.VerificationIndividualRow, frozen: FrozenRequest) => Promise<MdocHandoverInput>;
+  mdocHandover: (individual: repository.ResponseIndividual, frozen: FrozenRequest) => Promise<MdocHandoverInput>;
 }
 
 /**
@@ -416,7 +413,7 @@ export interface ResponseChannel {
  */
 async function redirectMdocHandover(
   deps: VerifierDeps,
-  individual: repository.VerificationIndividualRow,
+  individual: repository.ResponseIndividual,
   frozen: FrozenRequest,
 ): Promise<MdocHandoverInput> {
   return {
@@ -445,7 +442,7 @@ const errorMessage = (err: unknown) => (err instanceof Error ? err.message : Str
  */
 async function readResponse(
   deps: VerifierDeps,
-  individual: repository.VerificationIndividualRow,
+  individual: repository.ResponseIndividual,
   frozen: FrozenRequest,
   body: Body,
   authorizationRequestPayload: AuthorizationRequestPayload = requestPayload(deps, individual, frozen),

@@ -285,21 +285,54 @@ export interface AnchorRow {
   listCertificates: string[];
 }
 
+/** The attempt's columns a response reads: the statement below selects these and no others. */
+const RESPONSE_INDIVIDUAL_FIELDS = [
+  'id',
+  'status',
+  'nonce',
+  'state',
+  'request',
+  'responseKeyCiphertext',
+  'responseKeyPublic',
+] as const satisfies readonly (keyof VerificationIndividualRow)[];
+/** Of the verification, a response needs only which it is, whose it is and whether it is single-use. */
+const RESPONSE_VERIFICATION_FIELDS = [
+  'id',
+  'organizationId',
+  'type',
+] as const satisfies readonly (keyof VerificationRow)[];
+
+/** An attempt as a response reads it (findIndividualForResponse): what answering it needs, nothing more. */
+export type ResponseIndividual = Pick<VerificationIndividualRow, (typeof RESPONSE_INDIVIDUAL_FIELDS)[number]>;
+export type ResponseVerification = Pick<VerificationRow, (typeof RESPONSE_VERIFICATION_FIELDS)[number]>;
+
 /**
  * The attempt a response answers, with its verification and what the check needs of the organization in the
  * same statement: its trust anchors (in their list order) and whether an enabled webhook endpoint takes
- * `verification.completed`. A hand-written statement (no query building or row mapping per request): every
- * column of the two tables, named `i.<field>` and `v.<field>` after the schema's fields, split back into the
- * two rows. The driver's own parsing gives the same values as the schema's (uuid and text as strings,
- * timestamptz as Date, jsonb parsed).
+ * `verification.completed`. A hand-written statement (no query building or row mapping per request) that
+ * selects only the columns the response uses (the types above hold the service to them), named `i.<field>` and
+ * `v.<field>` after the schema's fields and split back into the two rows. The driver's own parsing gives the
+ * same values as the schema's (uuid and text as strings, jsonb parsed).
  */
-const selectList = (alias: string, prefix: string, table: typeof verificationIndividuals | typeof verifications) =>
-  Object.entries(getTableColumns(table))
-    .map(([field, column]) => `${alias}."${column.name}" as "${prefix}.${field}"`)
+function selectList<T extends typeof verificationIndividuals | typeof verifications>(
+  alias: string,
+  prefix: string,
+  table: T,
+  fields: readonly (keyof T['_']['columns'])[],
+) {
+  const columns = getTableColumns(table) as Record<string, { name: string } | undefined>;
+  return fields
+    .map((field) => {
+      const column = columns[field as string];
+      if (!column) throw new Error(`No column for ${String(field)}`);
+      return `${alias}."${column.name}" as "${prefix}.${String(field)}"`;
+    })
     .join(', ');
+}
 const responseStatement = statement<Record<string, unknown>>(
   'verifier_response_individual',
-  `select ${selectList('vi', 'i', verificationIndividuals)}, ${selectList('v', 'v', verifications)},
+  `select ${selectList('vi', 'i', verificationIndividuals, RESPONSE_INDIVIDUAL_FIELDS)},
+          ${selectList('v', 'v', verifications, RESPONSE_VERIFICATION_FIELDS)},
           (select coalesce(json_agg(json_build_object(
               'id', a.id, 'name', a.name, 'kind', a.kind, 'certificatePem', a.certificate_pem,
               'listCertificates', a.list_certificates) order by a.created_at, a.id), '[]'::json)
@@ -322,8 +355,8 @@ export async function findIndividualForResponse(db: Database, id: string) {
     else if (key.startsWith('v.')) verification[key.slice(2)] = row[key];
   }
   return {
-    individual: individual as VerificationIndividualRow,
-    verification: verification as VerificationRow,
+    individual: individual as ResponseIndividual,
+    verification: verification as ResponseVerification,
     anchors: row.anchors as AnchorRow[],
     notify: row.notify as boolean,
   };
