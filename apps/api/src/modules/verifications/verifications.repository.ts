@@ -314,18 +314,19 @@ export type ResponseVerification = Pick<VerificationRow, (typeof RESPONSE_VERIFI
  * `v.<field>` after the schema's fields and split back into the two rows. The driver's own parsing gives the
  * same values as the schema's (uuid and text as strings, jsonb parsed).
  */
-function selectList<T extends typeof verificationIndividuals | typeof verifications>(
+function selectList(
   alias: string,
   prefix: string,
-  table: T,
-  fields: readonly (keyof T['_']['columns'])[],
+  table: typeof verificationIndividuals | typeof verifications,
+  fields: readonly string[],
 ) {
-  const columns = getTableColumns(table) as Record<string, { name: string } | undefined>;
+  // The field lists are checked against the rows' types above; a name without a column fails at start.
+  const columns: Record<string, { name: string } | undefined> = getTableColumns(table);
   return fields
     .map((field) => {
-      const column = columns[field as string];
-      if (!column) throw new Error(`No column for ${String(field)}`);
-      return `${alias}."${column.name}" as "${prefix}.${String(field)}"`;
+      const column = columns[field];
+      if (!column) throw new Error(`No column for ${field}`);
+      return `${alias}."${column.name}" as "${prefix}.${field}"`;
     })
     .join(', ');
 }
