@@ -711,6 +711,11 @@ describe('accessibility of every page (axe-core, WCAG 2.2 AA)', () => {
     await auditWidths(wallet, 'wallet credentials');
     await card.click();
     await wallet.getByTestId('credential-detail').waitFor();
+    // Opening a credential checks its status again; "Check again" is disabled (and greyed) until that check ends.
+    // Audited before, its colour could be caught changing as the check ends.
+    await expect
+      .poll(() => wallet.getByTestId('credential-status').getAttribute('data-check'), { timeout: 30_000 })
+      .toMatch(/^(answered|failed)$/);
     await auditWidths(wallet, 'wallet credential detail');
 
     const individual = await api('POST', '/verifications/individuals', { verification_id: verificationId });
