@@ -3,7 +3,8 @@ import { api, setSessionExpiredHandler } from './api-client.ts';
 import { ApiError, withCatalogue } from './api-error.ts';
 import { CURRENT_IDENTITY_KEY } from './current-identity.ts';
 import { loadingStore } from './loading.ts';
-import { getTokens, saveTokens } from './token-store.ts';
+import { beginSignOut, finishSignOut } from './signing-out.ts';
+import { clearTokens, getTokens, saveTokens } from './token-store.ts';
 
 type Call = { url: URL; method: string; headers: Headers; body: unknown };
 
@@ -36,6 +37,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  finishSignOut({ leaving: false });
   vi.unstubAllGlobals();
 });
 
@@ -170,6 +172,36 @@ describe('api client session renewal', () => {
     expect(getTokens()).toMatchObject({ accessToken: null, refreshToken: null });
     expect(window.localStorage.getItem(CURRENT_IDENTITY_KEY)).toBeNull();
     expect(expired).toHaveBeenCalledTimes(1);
+  });
+
+  it('neither renews nor ends the session on a 401 met while this tab signs out (the sign-out navigates)', async () => {
+    signIn();
+    window.localStorage.setItem(CURRENT_IDENTITY_KEY, 'org-1');
+    const expired = vi.fn();
+    setSessionExpiredHandler(expired);
+    beginSignOut();
+    responder = () => json(401, {});
+    await expect(api.get('/organizations')).rejects.toMatchObject({ status: 401 });
+    expect(calls.map((c) => c.url.pathname)).toEqual(['/api/organizations']);
+    expect(expired).not.toHaveBeenCalled();
+  });
+
+  it('does not keep a renewal answered after the tab signed out', async () => {
+    signIn();
+    let answerRefresh: (response: Response) => void = () => {};
+    responder = (call) =>
+      call.url.pathname === '/api/auth/refresh'
+        ? new Promise<Response>((resolve) => {
+            answerRefresh = resolve;
+          })
+        : json(401, {});
+    const request = api.get('/users');
+    await vi.waitFor(() => expect(calls.map((c) => c.url.pathname)).toContain('/api/auth/refresh'));
+    // A sign-out clears the session while the renewal is on its way.
+    clearTokens();
+    answerRefresh(json(200, { access_token: 'late-access', refresh_token: 'late-refresh', token_type: 'Bearer' }));
+    await expect(request).rejects.toMatchObject({ status: 401 });
+    expect(getTokens()).toMatchObject({ accessToken: null, refreshToken: null });
   });
 
   it('does not try to refresh without a refresh token', async () => {

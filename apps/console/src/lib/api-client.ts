@@ -4,6 +4,7 @@ import { ApiError } from './api-error.ts';
 import { clearIdentity, getStoredIdentity } from './current-identity.ts';
 import { dropEmpty } from './drop-empty.ts';
 import { loadingStore } from './loading.ts';
+import { isSigningOut } from './signing-out.ts';
 import { clearTokens, getTokens, saveTokens } from './token-store.ts';
 import { markTwoFactorRequired } from './two-factor-required.ts';
 
@@ -99,11 +100,14 @@ export function refreshSession(): Promise<boolean> {
   if (!refreshing) {
     refreshing = (async () => {
       const { refreshToken } = getTokens();
-      if (!refreshToken) return false;
+      // Never renew a session this tab is signing out of.
+      if (!refreshToken || isSigningOut()) return false;
       try {
         const response = await send('POST', '/auth/refresh', { body: { refresh_token: refreshToken } });
         if (!response.ok) return false;
         const tokens = (await response.json()) as TokenResponse;
+        // Signed out (or signed in again) meanwhile: the answer must not bring the old session back.
+        if (isSigningOut() || getTokens().refreshToken !== refreshToken) return false;
         saveTokens(tokens);
         return true;
       } catch {
@@ -117,6 +121,8 @@ export function refreshSession(): Promise<boolean> {
 }
 
 function endSession(): void {
+  // A sign-out in this tab revoked the session: it clears it and navigates itself.
+  if (isSigningOut()) return;
   clearTokens();
   clearIdentity();
   sessionExpiredHandler();

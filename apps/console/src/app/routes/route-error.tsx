@@ -3,11 +3,13 @@ import { Navigate, useLocation } from 'react-router';
 import { NotFoundPage } from '../../components/not-found-page.tsx';
 import { ServerErrorPage } from '../../components/server-error-page.tsx';
 import { isApiError } from '../../lib/api-error.ts';
+import { isSigningOut } from '../../lib/signing-out.ts';
 
 /** Route errors (spec §2): 401 → /intro, 404 → not found, anything else → the 500 page. */
 export function RouteError({ error }: { error: unknown }) {
   const status = isApiError(error) ? error.status : null;
-  if (status === 401) return <Navigate to="/intro" replace />;
+  // A sign-out in this tab navigates by itself (lib/signing-out.ts).
+  if (status === 401) return isSigningOut() ? <div data-testid="guard-blank" /> : <Navigate to="/intro" replace />;
   if (status === 404) return <NotFoundPage />;
   return <ServerErrorPage error={error} />;
 }

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api } from '../../../lib/api-client.ts';
 import { clearIdentity } from '../../../lib/current-identity.ts';
-import { markLeavingForSignOut } from '../../../lib/signing-out.ts';
+import { beginSignOut, finishSignOut } from '../../../lib/signing-out.ts';
 import { clearTokens, getTokens } from '../../../lib/token-store.ts';
 import { clearTwoFactorRequired } from '../../../lib/two-factor-required.ts';
 
@@ -15,14 +15,17 @@ import { clearTwoFactorRequired } from '../../../lib/two-factor-required.ts';
 export async function logout({ leaving = false }: { leaving?: boolean } = {}): Promise<string | null> {
   const { refreshToken } = getTokens();
   let logoutUrl: string | null = null;
+  // Requests in flight meet the revoked session from here: their 401 does not navigate (lib/signing-out.ts).
+  beginSignOut();
   try {
     const answer = await api.post<LogoutResponse>('/auth/logout', { refresh_token: refreshToken ?? undefined });
     logoutUrl = answer?.logout_url ?? null;
   } catch {
     // Signing out locally must not depend on the server answering.
+  } finally {
+    // The browser goes to the provider's sign-out next (`leaving`): the page stays as it is until then.
+    finishSignOut({ leaving: leaving && logoutUrl !== null && isWebAddress(logoutUrl) });
   }
-  // The browser goes to the provider's sign-out next (`leaving`): the page stays as it is until then.
-  if (leaving && logoutUrl && isWebAddress(logoutUrl)) markLeavingForSignOut();
   clearTokens();
   clearIdentity();
   clearTwoFactorRequired();
