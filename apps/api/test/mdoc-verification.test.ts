@@ -371,7 +371,7 @@ describe('mdocs of another issuer (external doctype)', () => {
     ],
   };
 
-  it('an x5chain from an independent CA: FAILED until its root is a trust anchor, VERIFIED after', async () => {
+  it('an x5chain from an independent CA: FAILED until its root is a trust anchor, VERIFIED after, FAILED once removed', async () => {
     const iss = 'https://foreign.example/issuers/mdoc';
     const pki = await makeIssuerPki(iss, { root: 'Foreign IACA' });
     const foreignMdoc = await issueMdoc({
@@ -432,6 +432,18 @@ describe('mdocs of another issuer (external doctype)', () => {
       payload: { name: 'Foreign mdoc, platform only', credential: external, type: 'MULTI' },
     });
     expect(failed(await attempt(strict.json(), {}, foreignMdoc))).toEqual(['TRUSTED_ISSUER']);
+    // The anchor removed: the next attempt (created by this process, its organization's anchors read by the
+    // answer above and kept in memory) no longer admits the issuer.
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/trust-anchors/${anchor.json().id}`,
+      headers: issuer.headers,
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
+    const gone = await attempt(verification, {}, foreignMdoc);
+    expect(gone.status).toBe('FAILED');
+    expect(failed(gone)).toEqual(['TRUSTED_ISSUER', 'CREDENTIAL_TYPE', 'RULE']);
+    expect(gone.presented_claims).toEqual({});
   });
 
   it('refuses malformed mdoc types: a path that is not [namespace, element], a format that disagrees', async () => {

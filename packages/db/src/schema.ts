@@ -76,6 +76,12 @@ export const organizations = pgTable(
     brandColor: text('brand_color'),
     /** Members must have signed in with two steps (the ID token's `amr`) to act for the organization. */
     requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    /**
+     * Bumped by the database (triggers, migration 0025) whenever what a verifier's response reads of the
+     * organization changes: its trust anchors (added, removed, certificates changed) or its webhook endpoints
+     * taking events. An outcome checked against a copy kept in memory is stored only while this is unchanged.
+     */
+    verifierRevision: bigint('verifier_revision', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -202,6 +202,20 @@ export async function presentCredential(
   holder: Holder,
   options: PresentOptions = {},
 ): Promise<WalletResponse> {
+  return (await preparePresentation(t, openid4vpUrl, credential, holder, options))();
+}
+
+/**
+ * The same in two steps: the request fetched and the presentation made now, the response posted when the
+ * answered function is called (a wallet that answers after the verifier changed something).
+ */
+export async function preparePresentation(
+  t: Target,
+  openid4vpUrl: string,
+  credential: string,
+  holder: Holder,
+  options: PresentOptions = {},
+): Promise<() => Promise<WalletResponse>> {
   const fetchImpl = fetchOf(t);
   const request = await resolvePresentationRequest(openid4vpUrl, { fetch: fetchImpl });
   const query = request.dcql.credentials[0]!;
@@ -215,21 +229,23 @@ export async function presentCredential(
     nonce: options.nonce ?? request.nonce,
   });
   if (options.mutate) presentation = options.mutate(presentation);
-  const response = await postAuthorizationResponse(
-    request,
-    { vp_token: { [query.id]: [presentation] } },
-    {
-      ...(options.mode ? { responseMode: options.mode } : {}),
-      ...(options.state !== undefined ? { state: options.state } : {}),
-    },
-    { fetch: fetchImpl },
-  );
-  const body = await response.text();
-  const headers: Record<string, unknown> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return { status: response.status, headers, body, json: () => JSON.parse(body) };
+  return async () => {
+    const response = await postAuthorizationResponse(
+      request,
+      { vp_token: { [query.id]: [presentation] } },
+      {
+        ...(options.mode ? { responseMode: options.mode } : {}),
+        ...(options.state !== undefined ? { state: options.state } : {}),
+      },
+      { fetch: fetchImpl },
+    );
+    const body = await response.text();
+    const headers: Record<string, unknown> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    return { status: response.status, headers, body, json: () => JSON.parse(body) };
+  };
 }
 
 /** A holder of mdocs: its key for the key proof, and the same key as a COSE signer for device signatures. */

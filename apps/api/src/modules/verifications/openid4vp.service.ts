@@ -30,6 +30,7 @@ import * as organizationsService from '../organizations/organizations.service.ts
 import { dispatchWebhookDeliveries, recordWebhookEvents, type WebhookDeps } from '../webhooks/webhooks.service.ts';
 import { type CustomerBinding, customerBindingOf } from './customer-links.ts';
 import { decryptEcdhEsJwe, generateResponseKey, responseDecryptionKey, responseKeys } from './response-decryption.ts';
+import { responseMemory } from './response-memory.ts';
 import * as repository from './verifications.repository.ts';
 import { generateCustomerId } from './verifications.service.ts';
 import type { VerifierTrust } from './verifier-trust.ts';
@@ -237,6 +238,7 @@ export async function createIndividual(
     request: frozen as unknown as Record<string, unknown>,
   });
   responseKeys.remember(id, responseKey.privateKey);
+  responseMemory.rememberAttempt(individual, verification);
   return individual;
 }
 
@@ -598,9 +600,18 @@ export async function handleResponse(
   rawBody: unknown,
   channel?: ResponseChannel,
 ) {
-  // One statement: the attempt, its verification, the organization's trust anchors and webhook subscription.
-  const row = await repository.findIndividualForResponse(deps.db, individualId);
+  // An attempt this process created, of an organization whose verifier side it read lately: taken from memory,
+  // stored only on the condition that nothing it holds changed (response-memory.ts). Only where the outcome is
+  // stored alone (a multi-use link, no event to record); otherwise one statement reads the attempt, its
+  // verification, the organization's trust anchors and webhook subscription.
+  const recalled = responseMemory.recall(individualId);
+  const remembered =
+    recalled && recalled.row.verification.type === 'MULTI' && !(deps.webhooks && recalled.row.notify)
+      ? recalled
+      : undefined;
+  const row = remembered?.row ?? (await repository.findIndividualForResponse(deps.db, individualId));
   if (!row) throw new VerifierError('invalid_request', 'No such verification request.', 404);
+  if (!remembered) responseMemory.rememberOrganization(row);
   const { individual, verification } = row;
   if (!isOpen(individual.status)) {
     throw new VerifierError('invalid_request', 'This verification request has already been answered.');
@@ -649,7 +660,20 @@ export async function handleResponse(
   let deliveryIds: string[] = [];
   let completed: { status: string } | undefined;
   if (alone) {
-    completed = await repository.completeIndividualAlone(deps.db, individual.id, outcome(), result.snapshot);
+    completed = await repository.completeIndividualAlone(
+      deps.db,
+      individual.id,
+      outcome(),
+      result.snapshot,
+      remembered?.context,
+    );
+    if (!completed && remembered) {
+      // Not stored: the attempt was answered (here or by another process), its verification deleted, or the
+      // organization's anchors or webhooks changed since they were read. Read and checked again from the database.
+      responseMemory.forget(individual.id);
+      responseMemory.forgetOrganization(verification.organizationId);
+      return handleResponse(deps, individualId, rawBody, channel);
+    }
     if (!completed && result.snapshot && !('declined' in read)) {
       // Not stored: the issuer organization or its status list changed (a revocation), or the attempt was answered
       // meanwhile. Checked again from the database; the second update finds the attempt answered if it was.
@@ -674,8 +698,9 @@ export async function handleResponse(
       return row;
     });
   }
-  // The attempt is over (answered now or before): its key is not needed again.
+  // The attempt is over (answered now or before): its key and copy are not needed again.
   responseKeys.forget(individual.id);
+  responseMemory.forget(individual.id);
   if (!completed) throw new VerifierError('invalid_request', 'This verification request has already been answered.');
   if (deps.webhooks) await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);
   return { redirect_uri: holderPageUrl(deps.publicUrl, individual.id), status: completed.status };

@@ -340,7 +340,8 @@ const responseStatement = statement<Record<string, unknown>>(
              from trust_anchors a where a.organization_id = v.organization_id) as "anchors",
           exists (select from webhooks w
             where w.organization_id = v.organization_id and w.deleted_at is null and w.enabled
-              and w.events @> '["verification.completed"]'::jsonb) as "notify"
+              and w.events @> '["verification.completed"]'::jsonb) as "notify",
+          (select o.verifier_revision from organizations o where o.id = v.organization_id) as "revision"
      from verification_individuals vi
      join verifications v on v.id = vi.verification_id
     where vi.id = $1 and v.deleted_at is null`,
@@ -360,8 +361,13 @@ export async function findIndividualForResponse(db: Database, id: string) {
     verification: verification as ResponseVerification,
     anchors: row.anchors as AnchorRow[],
     notify: row.notify as boolean,
+    // bigint: the driver answers a string (PGlite a number); read in the same statement as the two above.
+    revision: Number(row.revision),
   };
 }
+
+/** What findIndividualForResponse answers: the attempt, its verification and its organization's verifier side. */
+export type ResponseRow = NonNullable<Awaited<ReturnType<typeof findIndividualForResponse>>>;
 
 /**
  * What a check took from memory rather than from a statement of its own (verifier-trust.ts, issuer snapshots): the
@@ -376,11 +382,25 @@ export interface IssuerSnapshot {
 }
 
 /**
+ * What a response took from memory instead of findIndividualForResponse (response-memory.ts): the attempt's
+ * verification (which must still be there, of the same type) and its organization's verifier revision as read
+ * with the anchors and webhook subscription the check used.
+ */
+export interface RememberedContext {
+  verificationId: string;
+  type: string;
+  revision: number;
+}
+
+/**
  * The outcome stored in one statement when nothing must be atomic with it (see the service): only while the
  * attempt is still open, answering its new status. With an issuer snapshot ($8-$12), only if the organization
  * and the list are still as the check saw them: a revocation (it bumps the list's revision) or a change of the
  * organization committed before this statement makes it store nothing, and the caller checks again from the
- * database (or finds the attempt answered meanwhile). Without one ($8 null) the condition holds.
+ * database (or finds the attempt answered meanwhile). Without one ($8 null) the condition holds. With a
+ * remembered context ($13-$15), only if the verification is not deleted, still of that type, and its
+ * organization's trust anchors and webhooks are unchanged since they were read (the revision triggers of
+ * migration 0025); without one ($13 null) the condition holds.
  */
 const completeStatement = statement<{ status: 'VERIFIED' | 'FAILED' }>(
   'verifier_complete_individual',
@@ -393,6 +413,10 @@ const completeStatement = statement<{ status: 'VERIFIED' | 'FAILED' }>(
          where o.id = $8::uuid and o.name = $9::text and (o.verified_at is not null) = $10::boolean
            and ($11::uuid is null or exists (
              select from status_lists s where s.id = $11::uuid and s.organization_id = o.id and s.revision = $12::bigint))))
+      and ($13::uuid is null or exists (
+        select from verifications v join organizations vo on vo.id = v.organization_id
+         where v.id = $13::uuid and v.id = verification_individuals.verification_id and v.deleted_at is null
+           and v.type = $14::text and vo.verifier_revision = $15::bigint))
     returning status`,
 );
 
@@ -401,6 +425,7 @@ export async function completeIndividualAlone(
   id: string,
   values: Parameters<typeof completeIndividual>[2],
   snapshot?: IssuerSnapshot,
+  remembered?: RememberedContext,
 ): Promise<{ status: 'VERIFIED' | 'FAILED' } | undefined> {
   const [row] = await runStatement(db, completeStatement, [
     id,
@@ -415,6 +440,9 @@ export async function completeIndividualAlone(
     snapshot?.verified ?? null,
     snapshot?.statusList?.id ?? null,
     snapshot?.statusList?.revision ?? null,
+    remembered?.verificationId ?? null,
+    remembered?.type ?? null,
+    remembered?.revision ?? null,
   ]);
   return row;
 }
