@@ -54,6 +54,16 @@ export type WalletHttp = (
 type Target = TestApp | WalletHttp;
 const httpOf = (target: Target): WalletHttp => (typeof target === 'function' ? target : walletHttp(target));
 
+/** An HTTP answer as a wallet reads it: status, headers and body, read once. */
+async function walletResponse(response: Response): Promise<WalletResponse> {
+  const body = await response.text();
+  const headers: Record<string, unknown> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: response.status, headers, body, json: () => JSON.parse(body) };
+}
+
 /** HTTP as a wallet sees it, over the network (a product started as a process). */
 export const fetchHttp: WalletHttp = async (url, init = {}) => {
   const response = await fetch(url, {
@@ -67,17 +77,7 @@ export const fetchHttp: WalletHttp = async (url, init = {}) => {
     ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     ...(init.json ? { body: JSON.stringify(init.json) } : {}),
   });
-  const body = await response.text();
-  const headers: Record<string, unknown> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return {
-    status: response.status,
-    headers,
-    body,
-    json: () => JSON.parse(body),
-  };
+  return walletResponse(response);
 };
 
 /** HTTP as a wallet sees it, answered by the app in process (absolute URLs of PUBLIC_URL). */
@@ -239,12 +239,7 @@ export async function preparePresentation(
       },
       { fetch: fetchImpl },
     );
-    const body = await response.text();
-    const headers: Record<string, unknown> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    return { status: response.status, headers, body, json: () => JSON.parse(body) };
+    return walletResponse(response);
   };
 }
 
@@ -320,10 +315,5 @@ export async function presentMdoc(
       { fetch: fetchImpl },
     );
   }
-  const body = await response.text();
-  const headers: Record<string, unknown> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return { status: response.status, headers, body, json: () => JSON.parse(body) };
+  return walletResponse(response);
 }
