@@ -2,7 +2,7 @@ import type { CreateVerificationRequest, Verification } from '@cp/contracts';
 import { schema } from '@cp/db';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseKeys } from '../src/modules/verifications/response-decryption.ts';
+import { responseMemory } from '../src/modules/verifications/response-memory.ts';
 import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import {
   claimCredential,
@@ -389,8 +389,8 @@ describe('OpenID4VP verifier', () => {
     const verification = await createVerification();
     const { individual, connect } = await startAttempt(verification.id);
     // The process that made the attempt keeps its key for the response; another process has only the stored one.
-    expect(responseKeys.recent(individual.id)).toBeDefined();
-    responseKeys.forget(individual.id);
+    expect(responseMemory.key(individual.id)).toBeDefined();
+    responseMemory.forget(individual.id);
     const response = await presentCredential(t, connect.connection_url, credential, holder);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect((await outcome(individual.id)).status).toBe('VERIFIED');

@@ -29,7 +29,7 @@ import { presentHolderOrganization } from '../organizations/organizations.presen
 import * as organizationsService from '../organizations/organizations.service.ts';
 import { dispatchWebhookDeliveries, recordWebhookEvents, type WebhookDeps } from '../webhooks/webhooks.service.ts';
 import { type CustomerBinding, customerBindingOf } from './customer-links.ts';
-import { decryptEcdhEsJwe, generateResponseKey, responseDecryptionKey, responseKeys } from './response-decryption.ts';
+import { decryptEcdhEsJwe, generateResponseKey, responseDecryptionKey } from './response-decryption.ts';
 import { responseMemory } from './response-memory.ts';
 import * as repository from './verifications.repository.ts';
 import { generateCustomerId } from './verifications.service.ts';
@@ -237,8 +237,7 @@ export async function createIndividual(
     responseKeyCiphertext: deps.secretBox.seal(JSON.stringify(responseKey.privateJwk), `oid4vp-response:${id}`),
     request: frozen as unknown as Record<string, unknown>,
   });
-  responseKeys.remember(id, responseKey.privateKey);
-  responseMemory.rememberAttempt(individual, verification);
+  responseMemory.rememberAttempt(individual, verification, responseKey.privateKey);
   return individual;
 }
 
@@ -477,9 +476,9 @@ async function readResponse(
   }
   let decrypted: Body | undefined;
   const decryptJwe = async (jwe: string) => {
-    // The key this process made for the attempt, else the stored one (response-decryption.ts, responseKeys).
+    // The key this process made for the attempt, else the stored one (response-memory.ts).
     const privateKey =
-      responseKeys.recent(individual.id) ??
+      responseMemory.key(individual.id) ??
       responseDecryptionKey(
         JSON.parse(deps.secretBox.open(individual.responseKeyCiphertext, `oid4vp-response:${individual.id}`)),
       );
@@ -699,7 +698,6 @@ export async function handleResponse(
     });
   }
   // The attempt is over (answered now or before): its key and copy are not needed again.
-  responseKeys.forget(individual.id);
   responseMemory.forget(individual.id);
   if (!completed) throw new VerifierError('invalid_request', 'This verification request has already been answered.');
   if (deps.webhooks) await dispatchWebhookDeliveries(deps.webhooks, deliveryIds);

@@ -6,11 +6,10 @@ import {
   generateKeyPairSync,
   type KeyObject,
   randomBytes,
-  randomUUID,
 } from 'node:crypto';
 import { CompactEncrypt, compactDecrypt, importJWK, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { decryptEcdhEsJwe, generateResponseKey, responseDecryptionKey, responseKeys } from './response-decryption.ts';
+import { decryptEcdhEsJwe, generateResponseKey, responseDecryptionKey } from './response-decryption.ts';
 
 /**
  * The wallet's encrypted response is decrypted on node:crypto (response-decryption.ts): what wallets send (jose,
@@ -283,32 +282,13 @@ describe('the encrypted response (ECDH-ES, A128GCM / A256GCM) on node:crypto', (
   });
 });
 
-describe('attempt keys kept in memory (responseKeys)', () => {
-  it('generates a P-256 pair whose stored JWK imports to the same key, kept until forgotten or 15 minutes old', async () => {
+describe('attempt keys (generateResponseKey)', () => {
+  it('generates a P-256 pair whose stored JWK opens what the kept KeyObject opens', async () => {
     const key = await generateResponseKey();
     expect(key.publicJwk).toEqual({ kty: 'EC', crv: 'P-256', x: key.privateJwk.x, y: key.privateJwk.y });
     const jwe = await walletEncrypt(key.publicJwk);
-    // What another process reads from the database opens what this one would with the kept key.
+    // What another process reads from the database opens what this one would with the kept key (response-memory.ts).
     expect((await decryptEcdhEsJwe(jwe, key.privateKey, CONTENT)).plaintext.toString('utf8')).toBe(plaintext);
     expect(await ours(jwe, key.privateJwk)).toBe(plaintext);
-    const id = randomUUID();
-    const now = Date.now();
-    responseKeys.remember(id, key.privateKey, now);
-    expect(responseKeys.recent(id, now + 14 * 60_000)).toBe(key.privateKey);
-    expect(responseKeys.recent(id, now + 15 * 60_000 + 1)).toBeUndefined();
-    expect(responseKeys.recent(id, now)).toBeUndefined(); // an expired key is dropped when seen
-    responseKeys.remember(id, key.privateKey, now);
-    responseKeys.forget(id);
-    expect(responseKeys.recent(id, now)).toBeUndefined();
-  });
-
-  it('holds at most 8,192 keys, the oldest out first', async () => {
-    const { privateKey } = await generateResponseKey();
-    const ids = Array.from({ length: 8200 }, () => randomUUID());
-    for (const id of ids) responseKeys.remember(id, privateKey);
-    expect(responseKeys.size).toBeLessThanOrEqual(8192);
-    expect(responseKeys.recent(ids[0]!)).toBeUndefined();
-    expect(responseKeys.recent(ids.at(-1)!)).toBe(privateKey);
-    for (const id of ids) responseKeys.forget(id);
   });
 });

@@ -83,36 +83,6 @@ export async function generateResponseKey(): Promise<{
   return { privateKey, privateJwk: privateKey.export({ format: 'jwk' }), publicJwk: { kty, crv, x, y } };
 }
 
-/**
- * Attempt keys made by this process, kept as KeyObjects until the attempt's response: that response then skips
- * opening the stored key and importing it (≈ 8 % of a response's CPU, bench/RESULTS.md). Bounded in number (about
- * 4 KB each) and age; a key not here (another process made the attempt, a restart, evicted) is opened from the
- * database as before. Only ever filled with a key this process generated for the attempt of that id.
- */
-const RECENT_KEYS_MAX = 8192;
-const RECENT_KEYS_TTL_MS = 15 * 60_000;
-const recentKeys = new Map<string, { key: KeyObject; expires: number }>();
-
-export const responseKeys = {
-  remember(attemptId: string, key: KeyObject, now = Date.now()) {
-    recentKeys.set(attemptId, { key, expires: now + RECENT_KEYS_TTL_MS });
-    if (recentKeys.size > RECENT_KEYS_MAX) recentKeys.delete(recentKeys.keys().next().value as string);
-  },
-  recent(attemptId: string, now = Date.now()): KeyObject | undefined {
-    const entry = recentKeys.get(attemptId);
-    if (!entry) return undefined;
-    if (entry.expires > now) return entry.key;
-    recentKeys.delete(attemptId);
-    return undefined;
-  },
-  forget(attemptId: string) {
-    recentKeys.delete(attemptId);
-  },
-  get size() {
-    return recentKeys.size;
-  },
-};
-
 /** The attempt's private key (a JWK with `d`), imported for the key agreement. */
 export function responseDecryptionKey(privateJwk: JsonWebKey): KeyObject {
   if (privateJwk.kty !== 'EC' || privateJwk.crv !== 'P-256') {
