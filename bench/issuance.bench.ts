@@ -42,6 +42,7 @@ import {
   startApiServer,
   transactionCount,
 } from './support/bench.ts';
+import { eventLoopLine } from './support/event-loop.ts';
 import { claimOffer, makeHolder, resolveIssuance } from './support/wallet.ts';
 
 const args = parseArgs({
@@ -164,7 +165,7 @@ try {
   const createMs = new Float64Array(offers);
   const meter = await cpuMeter(server);
   const {
-    result: { result: offersRun, summary: offersProfile },
+    result: { result: offersRun, summary: offersProfile, eventLoop: offersEventLoop },
     cpu: offerCpu,
   } = await meter.measure(offers, () =>
     server.profile('offers', () =>
@@ -279,7 +280,7 @@ try {
   const txBeforeClaims = await transactionCount(server.databaseUrl);
   const cpuBeforeClaims = process.cpuUsage();
   const {
-    result: { result: claimsRun, summary: claimsProfile },
+    result: { result: claimsRun, summary: claimsProfile, eventLoop: claimsEventLoop },
     cpu: claimCpuBudget,
   } = await meter.measure(offers, () =>
     server.profile('claims', () => runConcurrent(offers, concurrency, byHand ? claimByHand : claimWithHolder)),
@@ -326,6 +327,14 @@ try {
   );
   print(cpuBudgetLine('offer', offerCpu));
   print(cpuBudgetLine('claim', claimCpuBudget, protocolCryptoMs('claim')));
+  // With several processes the first one answers its share of each phase's requests (round robin).
+  const firstProcess = server.pids.length > 1 ? ' (first process)' : '';
+  print(
+    eventLoopLine(`the API's event loop${firstProcess}, offers`, offersEventLoop, offers / server.pids.length, 'offer'),
+  );
+  print(
+    eventLoopLine(`the API's event loop${firstProcess}, claims`, claimsEventLoop, offers / server.pids.length, 'claim'),
+  );
   for (const lines of [offersProfile, claimsProfile]) {
     if (lines.length > 0) print('');
     for (const line of lines) print(line);

@@ -38,6 +38,7 @@ import {
   runConcurrent,
   transactionCount,
 } from './support/bench.ts';
+import { answerEventLoopQuestions, eventLoopLine, measureEventLoop } from './support/event-loop.ts';
 
 const args = parseArgs({ requests: '20000', concurrency: '16', statements: '4', crypto: 'false' });
 
@@ -77,6 +78,7 @@ if (process.env.FLOOR_SERVER) {
   await pool.query(`insert into floor_attempts (id, payload) select g, repeat('x', 200) from generate_series(0, 999) g
     on conflict do nothing`);
   await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+  answerEventLoopQuestions();
   process.send?.({ type: 'ready' });
   process.on('message', async (message: { type: string }) => {
     if (message.type !== 'stop') return;
@@ -122,7 +124,10 @@ if (process.env.FLOOR_SERVER) {
     print(
       `floor: ${num(count)} × POST (≈ 4 KB form), ${args.statements} statements${args.crypto === 'true' ? ' + the bare cryptography' : ''}, ${concurrency} in flight…`,
     );
-    const { result: run, cpu } = await meter.measure(count, () => fire(count));
+    const {
+      result: { result: run, eventLoop },
+      cpu,
+    } = await meter.measure(count, () => measureEventLoop(child, () => fire(count)));
     await meter.close();
     print(loadLine());
     if (run.failures > 0) throw run.firstError;
@@ -140,6 +145,7 @@ if (process.env.FLOOR_SERVER) {
         args.crypto === 'true' ? undefined : protocolCryptoMs('presentation'),
       ),
     );
+    print(eventLoopLine("the floor server's event loop", eventLoop, count, 'request'));
   } finally {
     await http.close();
     await new Promise<void>((resolve) => {

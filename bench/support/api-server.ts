@@ -24,6 +24,7 @@ import * as keysService from '../../apps/api/src/modules/organization-keys/organ
 import * as organizationsService from '../../apps/api/src/modules/organizations/organizations.service.ts';
 import * as usersService from '../../apps/api/src/modules/users/users.service.ts';
 import { createRuntime } from '../../apps/api/src/runtime.ts';
+import { answerEventLoopQuestions } from './event-loop.ts';
 
 export const BENCH_ATTRIBUTES = [
   { name: 'full_name', type: 'TEXT' as const },
@@ -82,6 +83,7 @@ if (process.send) {
   const runtime = await createRuntime(config, logger, {});
   const app = await buildApp(runtime.ctx);
   await app.listen({ port, host: '127.0.0.1' });
+  answerEventLoopQuestions();
   if (replica) {
     process.send({ type: 'ready', info: null });
     process.on('disconnect', () => {

@@ -20,6 +20,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
 import type { ServerInfo } from './api-server.ts';
+import { type EventLoopUse, measureEventLoop } from './event-loop.ts';
 
 export const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -93,8 +94,11 @@ export interface ApiServer {
   origins: string[];
   databaseUrl: string;
   pid: number;
-  /** Runs `phase` with the server's CPU profiler on (when profiling was asked for); answers the summary. */
-  profile<T>(name: string, phase: () => Promise<T>): Promise<{ result: T; summary: string[] }>;
+  /**
+   * Runs `phase` with the server's CPU profiler on (when profiling was asked for); answers the summary and how
+   * busy the first process's event loop was (event-loop.ts).
+   */
+  profile<T>(name: string, phase: () => Promise<T>): Promise<{ result: T; summary: string[]; eventLoop: EventLoopUse }>;
   /** Stops the server and drops the database. */
   stop(): Promise<void>;
 }
@@ -160,16 +164,16 @@ export async function startApiServer(
     pid: child.pid!,
     pids: [child.pid!, ...replicas.map((replica) => replica.pid!)],
     async profile(name, phase) {
-      if (!options.profile) return { result: await phase(), summary: [] };
+      if (!options.profile) return { ...(await measureEventLoop(child, phase)), summary: [] };
       const dir = mkdtempSync(path.join(tmpdir(), 'cp-bench-prof-'));
       await ask({ type: 'profile-start' }, 'profile-started');
-      const result = await phase();
+      const { result, eventLoop } = await measureEventLoop(child, phase);
       await ask({ type: 'profile-stop', file: path.join(dir, `${name}.cpuprofile`) }, 'profile-written');
       const summary = summarizeProfile(dir);
       // BENCH_PROFILE_DIR keeps the .cpuprofile (for Chrome DevTools or speedscope).
       if (process.env.BENCH_PROFILE_DIR) cpSync(dir, process.env.BENCH_PROFILE_DIR, { recursive: true });
       rmSync(dir, { recursive: true, force: true });
-      return { result, summary };
+      return { result, summary, eventLoop };
     },
     async stop() {
       for (const replica of replicas) {
