@@ -27,6 +27,7 @@ import { spawnSync } from 'node:child_process';
 import { createPrivateKey, sign } from 'node:crypto';
 import { generateEs256KeyPair, type JwsSigner, signerFromPrivateJwk, signJwt } from '@cp/credentials';
 import {
+  apiEventLoopLine,
   cpuBudgetLine,
   cpuMeter,
   httpClient,
@@ -42,7 +43,6 @@ import {
   startApiServer,
   transactionCount,
 } from './support/bench.ts';
-import { eventLoopLine } from './support/event-loop.ts';
 import { claimOffer, makeHolder, resolveIssuance } from './support/wallet.ts';
 
 const args = parseArgs({
@@ -327,14 +327,8 @@ try {
   );
   print(cpuBudgetLine('offer', offerCpu));
   print(cpuBudgetLine('claim', claimCpuBudget, protocolCryptoMs('claim')));
-  // With several processes the first one answers its share of each phase's requests (round robin).
-  const firstProcess = server.pids.length > 1 ? ' (first process)' : '';
-  print(
-    eventLoopLine(`the API's event loop${firstProcess}, offers`, offersEventLoop, offers / server.pids.length, 'offer'),
-  );
-  print(
-    eventLoopLine(`the API's event loop${firstProcess}, claims`, claimsEventLoop, offers / server.pids.length, 'claim'),
-  );
+  print(apiEventLoopLine(server, 'offers', offersEventLoop, offers, 'offer'));
+  print(apiEventLoopLine(server, 'claims', claimsEventLoop, offers, 'claim'));
   for (const lines of [offersProfile, claimsProfile]) {
     if (lines.length > 0) print('');
     for (const line of lines) print(line);

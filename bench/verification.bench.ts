@@ -20,6 +20,7 @@
  * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
  */
 import {
+  apiEventLoopLine,
   cpuBudgetLine,
   cpuMeter,
   httpClient,
@@ -35,7 +36,6 @@ import {
   startApiServer,
   transactionCount,
 } from './support/bench.ts';
-import { eventLoopLine } from './support/event-loop.ts';
 import {
   buildResponse,
   fetchRequest,
@@ -157,15 +157,7 @@ try {
       ),
     );
     budgets.push(cpuBudgetLine(`response (${inFlight} in flight)`, cpu, cryptoMs));
-    // With several processes the first one answers its share of the responses (round robin).
-    budgets.push(
-      eventLoopLine(
-        `the API's event loop${server.pids.length > 1 ? ' (first process)' : ''} (${inFlight} in flight)`,
-        eventLoop,
-        share / server.pids.length,
-        'response',
-      ),
-    );
+    budgets.push(apiEventLoopLine(server, `${inFlight} in flight`, eventLoop, share, 'response'));
     if (run.failures > 0) throw run.firstError;
     const p95 = percentile(run.latencies, 95);
     rows.push(

@@ -20,7 +20,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
 import type { ServerInfo } from './api-server.ts';
-import { type EventLoopUse, measureEventLoop } from './event-loop.ts';
+import { ask, type EventLoopUse, eventLoopLine, measureEventLoop } from './event-loop.ts';
 
 export const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -103,6 +103,22 @@ export interface ApiServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The API's event-loop line for a phase of `operations` (event-loop.ts): with several processes, the first one's,
+ * per operation it answered (the load generator's round robin gives it its share).
+ */
+export function apiEventLoopLine(
+  server: ApiServer,
+  phase: string,
+  use: EventLoopUse,
+  operations: number,
+  operation: string,
+) {
+  const processes = server.pids.length;
+  const label = `the API's event loop${processes > 1 ? ' (first process)' : ''}, ${phase}`;
+  return eventLoopLine(label, use, operations / processes, operation);
+}
+
 function spawnApiProcess(env: Record<string, string>) {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -147,16 +163,6 @@ export async function startApiServer(
     replicas.push(replica.child);
     origins.push(`http://127.0.0.1:${replicaPort}`);
   }
-  const ask = (message: object, answer: string) =>
-    new Promise<void>((resolve) => {
-      const listener = (m: { type: string }) => {
-        if (m.type !== answer) return;
-        child.off('message', listener);
-        resolve();
-      };
-      child.on('message', listener);
-      child.send(message);
-    });
   const server: ApiServer = {
     info,
     origins,
@@ -166,9 +172,9 @@ export async function startApiServer(
     async profile(name, phase) {
       if (!options.profile) return { ...(await measureEventLoop(child, phase)), summary: [] };
       const dir = mkdtempSync(path.join(tmpdir(), 'cp-bench-prof-'));
-      await ask({ type: 'profile-start' }, 'profile-started');
+      await ask(child, { type: 'profile-start' }, 'profile-started');
       const { result, eventLoop } = await measureEventLoop(child, phase);
-      await ask({ type: 'profile-stop', file: path.join(dir, `${name}.cpuprofile`) }, 'profile-written');
+      await ask(child, { type: 'profile-stop', file: path.join(dir, `${name}.cpuprofile`) }, 'profile-written');
       const summary = summarizeProfile(dir);
       // BENCH_PROFILE_DIR keeps the .cpuprofile (for Chrome DevTools or speedscope).
       if (process.env.BENCH_PROFILE_DIR) cpSync(dir, process.env.BENCH_PROFILE_DIR, { recursive: true });

@@ -29,15 +29,20 @@ export function answerEventLoopQuestions() {
   });
 }
 
-function ask<T>(child: ChildProcess, type: string, answer: string): Promise<T> {
+/** Sends `message` to a child process over IPC and waits for its message of type `answer`. */
+export function ask<T>(
+  child: ChildProcess,
+  message: { type: string; [key: string]: unknown },
+  answer: string,
+): Promise<T> {
   return new Promise((resolve) => {
-    const listener = (message: { type: string } & T) => {
-      if (message.type !== answer) return;
+    const listener = (reply: { type: string } & T) => {
+      if (reply.type !== answer) return;
       child.off('message', listener);
-      resolve(message);
+      resolve(reply);
     };
     child.on('message', listener);
-    child.send({ type });
+    child.send(message);
   });
 }
 
@@ -46,9 +51,9 @@ export async function measureEventLoop<T>(
   child: ChildProcess,
   phase: () => Promise<T>,
 ): Promise<{ result: T; eventLoop: EventLoopUse }> {
-  await ask(child, 'event-loop-start', 'event-loop-started');
+  await ask(child, { type: 'event-loop-start' }, 'event-loop-started');
   const result = await phase();
-  const { use } = await ask<{ use: EventLoopUse }>(child, 'event-loop-stop', 'event-loop-stopped');
+  const { use } = await ask<{ use: EventLoopUse }>(child, { type: 'event-loop-stop' }, 'event-loop-stopped');
   return { result, eventLoop: use };
 }
 
