@@ -1,9 +1,11 @@
+import type { LookupAddress } from 'node:dns';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/env.ts';
 import {
+  limitedResolveAll,
   literalNonPublicHost,
   nonPublicRange,
   OutboundError,
@@ -299,5 +301,82 @@ describe('outboundRequest', () => {
     expect(response.body.length).toBe(0);
     // Bytes, not characters: 'é' is two bytes in UTF-8.
     expect(received.at(-1)?.headers).toMatchObject({ 'content-length': '8', 'content-type': 'application/json' });
+  });
+
+  it('drops a lookup still waiting its turn when its request times out', async () => {
+    // A DNS server that answers only when told to, one lookup at a time (as the system resolver is limited).
+    const asked: string[] = [];
+    let answerLate = () => {};
+    const resolveAll = limitedResolveAll(
+      (hostname) => {
+        asked.push(hostname);
+        return new Promise<LookupAddress[]>((_resolve, reject) => {
+          answerLate = () => reject(Object.assign(new Error('timed out'), { code: 'ETIMEOUT' }));
+        });
+      },
+      1,
+      8,
+    );
+    const quick = { ...get, timeoutMs: 100 };
+    const [first, second] = await Promise.all([
+      refusal(outboundRequest('http://never-1.test/', { ...open, resolveAll }, quick)),
+      refusal(outboundRequest('http://never-2.test/', { ...open, resolveAll }, quick)),
+    ]);
+    expect(first.code).toBe('TIMEOUT');
+    expect(second.code).toBe('TIMEOUT');
+    // The first lookup ends long after its request: the place it frees goes to no one.
+    answerLate();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toEqual(['never-1.test']);
+  });
+});
+
+describe('limitedResolveAll', () => {
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+  const address: LookupAddress = { address: '93.184.216.34', family: 4 };
+
+  it('resolves at most so many names at once, the rest in order; past the queue, or once their request ended, EAI_AGAIN', async () => {
+    const asked: Array<{ hostname: string; answer(): void; fail(): void }> = [];
+    const limited = limitedResolveAll(
+      (hostname) =>
+        new Promise<LookupAddress[]>((resolve, reject) =>
+          asked.push({
+            hostname,
+            answer: () => resolve([address]),
+            fail: () => reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' })),
+          }),
+        ),
+      2,
+      2,
+    );
+    const first = limited('a.test');
+    const second = limited('b.test');
+    const ended = new AbortController();
+    const third = limited('c.test', ended.signal);
+    const fourth = limited('d.test');
+    await expect(limited('e.test')).rejects.toMatchObject({ code: 'EAI_AGAIN' });
+    expect(asked.map((a) => a.hostname)).toEqual(['a.test', 'b.test']);
+
+    ended.abort();
+    await expect(third).rejects.toMatchObject({ code: 'EAI_AGAIN' });
+    asked[0]?.answer();
+    await expect(first).resolves.toEqual([address]);
+    await flush();
+    expect(asked.map((a) => a.hostname)).toEqual(['a.test', 'b.test', 'd.test']);
+
+    // A failed lookup frees its place as an answered one does.
+    asked[1]?.fail();
+    await expect(second).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    await flush();
+    const fifth = limited('f.test');
+    expect(asked.map((a) => a.hostname)).toEqual(['a.test', 'b.test', 'd.test', 'f.test']);
+    asked[2]?.answer();
+    asked[3]?.answer();
+    await expect(Promise.all([fourth, fifth])).resolves.toEqual([[address], [address]]);
+
+    const gone = new AbortController();
+    gone.abort();
+    await expect(limited('g.test', gone.signal)).rejects.toMatchObject({ code: 'EAI_AGAIN' });
+    expect(asked).toHaveLength(4);
   });
 });

@@ -190,22 +190,87 @@ export interface OutboundResponse {
   body: Buffer;
 }
 
-/** Every address of a host name (the system resolver by default: /etc/hosts, then DNS). */
-export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
+/**
+ * Every address of a host name (the system resolver by default: /etc/hosts, then DNS). `signal` aborts when
+ * the request that asked has ended (answered, failed or timed out).
+ */
+export type ResolveAll = (hostname: string, signal?: AbortSignal) => Promise<LookupAddress[]>;
 
-const systemResolveAll: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true });
+function lookupBusy(): NodeJS.ErrnoException {
+  return Object.assign(new Error('Too many host names being resolved'), { code: 'EAI_AGAIN' });
+}
+
+/**
+ * At most `atOnce` calls of `resolveAll` at a time. Later ones wait their turn in order, at most `queueMax`
+ * of them (past that they fail at once with EAI_AGAIN), and one whose signal aborts while it waits leaves the
+ * queue without ever being resolved.
+ */
+export function limitedResolveAll(resolveAll: ResolveAll, atOnce: number, queueMax: number): ResolveAll {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const startNext = () => {
+    while (running < atOnce && waiting.length > 0) waiting.shift()?.();
+  };
+  return (hostname, signal) =>
+    new Promise<LookupAddress[]>((resolve, reject) => {
+      if (signal?.aborted) return reject(lookupBusy());
+      const start = () => {
+        signal?.removeEventListener('abort', leave);
+        running++;
+        let lookup: Promise<LookupAddress[]>;
+        try {
+          lookup = resolveAll(hostname, signal);
+        } catch (err) {
+          lookup = Promise.reject(err);
+        }
+        lookup.then(resolve, reject).finally(() => {
+          running--;
+          startNext();
+        });
+      };
+      const leave = () => {
+        const index = waiting.indexOf(start);
+        if (index >= 0) waiting.splice(index, 1);
+        reject(lookupBusy());
+      };
+      if (running < atOnce) return start();
+      if (waiting.length >= queueMax) return reject(lookupBusy());
+      signal?.addEventListener('abort', leave, { once: true });
+      waiting.push(start);
+    });
+}
+
+/**
+ * The system resolver (getaddrinfo) runs on libuv's thread pool (UV_THREADPOOL_SIZE threads, 4 by default),
+ * the same threads that check the verifier's signatures and agree its response keys (node:crypto with a
+ * callback, packages/credentials/src/jws.ts and response-decryption.ts) and read local files. A name whose
+ * DNS server never answers holds a thread for the resolver's whole timeout, seconds, and nothing cancels it;
+ * such names are an attacker's to choose (the issuer URL in a presentation an organization checks with
+ * ANY_ISSUER, a webhook host). So at most half the pool resolves at once: a flood of such names delays other
+ * outbound requests (they time out and fail as any unreachable host does), never the verifier's cryptography.
+ */
+const THREAD_POOL_SIZE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+const systemResolveAll: ResolveAll = limitedResolveAll(
+  (hostname) => dns.promises.lookup(hostname, { all: true }),
+  Math.max(1, Math.floor(THREAD_POOL_SIZE / 2)),
+  256,
+);
 
 /**
  * The socket's DNS lookup: resolves the name once, and unless private networks are allowed refuses it
  * when any one address is not public (a name with one private address is not a safe target). The socket
  * connects to exactly the list handed back here: what was checked is what is connected to.
  */
-export function pinnedLookup(resolveAll: ResolveAll, allowPrivateNetworks: boolean): LookupFunction {
+export function pinnedLookup(
+  resolveAll: ResolveAll,
+  allowPrivateNetworks: boolean,
+  signal?: AbortSignal,
+): LookupFunction {
   return (hostname, options, callback) => {
     const checked = async () => {
       if (!allowPrivateNetworks && isLocalhostName(hostname)) throw notPublic('loopback');
       const family = options.family === 4 || options.family === 6 ? options.family : undefined;
-      const addresses = (await resolveAll(hostname)).filter((a) => !family || a.family === family);
+      const addresses = (await resolveAll(hostname, signal)).filter((a) => !family || a.family === family);
       if (addresses.length === 0) throw Object.assign(new Error('No address'), { code: 'ENOTFOUND' });
       if (!allowPrivateNetworks) {
         for (const { address } of addresses) {
@@ -266,10 +331,13 @@ export async function outboundRequest(
   return new Promise<OutboundResponse>((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
+    // Ended: a lookup of this request still waiting its turn is dropped (limitedResolveAll).
+    const ended = new AbortController();
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      ended.abort();
       outcome();
     };
     const fail = (err: unknown) => finish(() => reject(connectionFailure(err)));
@@ -289,7 +357,7 @@ export async function outboundRequest(
           },
           // A fresh connection each time: a pooled socket would skip the lookup (and its check).
           agent: false,
-          lookup: pinnedLookup(policy.resolveAll ?? systemResolveAll, policy.allowPrivateNetworks),
+          lookup: pinnedLookup(policy.resolveAll ?? systemResolveAll, policy.allowPrivateNetworks, ended.signal),
         },
         (response) => {
           const status = response.statusCode ?? 0;
