@@ -1,4 +1,4 @@
-import { createHmac, randomInt, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import {
   type ClaimLabel,
   CREDENTIAL_EXPORT_COLUMNS,
@@ -10,7 +10,7 @@ import {
 import { type AttributeType, buildClaims } from '@cp/credentials';
 import type { Database } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
-import { sha256 } from '../../lib/crypto.ts';
+import { hmacSha256, sha256 } from '../../lib/crypto.ts';
 import { csvRecord, UTF8_BOM } from '../../lib/csv.ts';
 import { calendarDay, isoInTimeZone, startOfDay, startOfNextDay } from '../../lib/time-zone.ts';
 import {
@@ -340,7 +340,7 @@ export async function addBatchInstances(
 // ---- offers ---------------------------------------------------------------------------------------
 
 export function preAuthorizedCode(deps: Pick<CredentialDeps, 'offerCodeKey'>, offerId: string) {
-  return createHmac('sha256', deps.offerCodeKey).update(`pre-authorized-code:${offerId}`).digest('base64url');
+  return hmacSha256(deps.offerCodeKey).update(`pre-authorized-code:${offerId}`).digest('base64url');
 }
 
 async function createOffer(deps: CredentialDeps, credential: repository.CredentialRow, txCode?: string) {

@@ -8,7 +8,7 @@ import {
   type VerifyJwtCallback,
 } from '@openid4vc/oauth2';
 import { OAuthError } from '../../errors/oauth-error.ts';
-import { safeEqual } from '../../lib/crypto.ts';
+import { hmacSha256, safeEqual } from '../../lib/crypto.ts';
 import * as nonces from '../nonces/nonces.service.ts';
 import { callbacks } from './issuer.protocol.ts';
 
@@ -60,7 +60,7 @@ const verifyDpopSignature: VerifyJwtCallback = async (signer, { header, compact 
 const dpopServer = new Oauth2AuthorizationServer({ callbacks: { ...callbacks, verifyJwt: verifyDpopSignature } });
 
 const nonceMac = (deps: DpopDeps, organizationId: string, issuedAt: string) => {
-  const key = createHmac('sha256', deps.offerCodeKey).update('dpop-nonce-key').digest();
+  const key = hmacSha256(deps.offerCodeKey).update('dpop-nonce-key').digest();
   return createHmac('sha256', key).update(`${organizationId}|${issuedAt}`).digest('base64url').slice(0, 22);
 };
 

@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { safeEqual } from '../../lib/crypto.ts';
+import { hmacSha256, safeEqual } from '../../lib/crypto.ts';
 
 /**
  * The `issuer_state` of an offer (OpenID4VCI 1.0 §4.1.1, authorization code grant): `<offer id>.<HMAC>` under
@@ -7,7 +6,7 @@ import { safeEqual } from '../../lib/crypto.ts';
  * column, and names the offer at the pushed authorization request.
  */
 export function issuerState(deps: { credentials: { offerCodeKey: Buffer } }, offerId: string) {
-  const mac = createHmac('sha256', deps.credentials.offerCodeKey).update(`issuer-state:${offerId}`).digest('base64url');
+  const mac = hmacSha256(deps.credentials.offerCodeKey).update(`issuer-state:${offerId}`).digest('base64url');
   return `${offerId}.${mac}`;
 }
 

@@ -4,7 +4,7 @@ import type { Database, WalletAttestationRecord } from '@cp/db';
 import { SupportedClientAuthenticationMethod } from '@openid4vc/oauth2';
 import { z } from 'zod';
 import { OAuthError } from '../../errors/oauth-error.ts';
-import { safeEqual } from '../../lib/crypto.ts';
+import { hmacSha256, safeEqual } from '../../lib/crypto.ts';
 import * as nonces from '../nonces/nonces.service.ts';
 import { jwkThumbprint } from '../organization-keys/organization-keys.service.ts';
 import * as walletProvidersService from '../wallet-providers/wallet-providers.service.ts';
@@ -88,7 +88,7 @@ const invalidClient = (description: string) =>
   new OAuthError('invalid_client', `Wallet attestation refused: ${description}`, 401);
 
 const challengeMac = (deps: WalletAttestationDeps, organizationId: string, issuedAt: string) => {
-  const key = createHmac('sha256', deps.offerCodeKey).update('client-attestation-challenge-key').digest();
+  const key = hmacSha256(deps.offerCodeKey).update('client-attestation-challenge-key').digest();
   return createHmac('sha256', key).update(`${organizationId}|${issuedAt}`).digest('base64url').slice(0, 22);
 };
 

@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Database, schema } from '@cp/db';
-import { sha256 } from '../../lib/crypto.ts';
+import { hmacSha256, sha256 } from '../../lib/crypto.ts';
 
 /**
  * Stateless single-use nonces (OpenID4VCI `c_nonce`): the nonce carries its expiry and a MAC over it, the
@@ -18,7 +18,7 @@ const MAC_BYTES = 16;
 const NONCE_BYTES = 1 + 4 + RANDOM_BYTES + MAC_BYTES;
 
 function mac(key: Buffer, purpose: string, body: Buffer) {
-  return createHmac('sha256', key).update(`c_nonce:${purpose}:`).update(body).digest().subarray(0, MAC_BYTES);
+  return hmacSha256(key).update(`c_nonce:${purpose}:`).update(body).digest().subarray(0, MAC_BYTES);
 }
 
 /** A fresh nonce for `purpose`, valid `ttlSeconds`. */
