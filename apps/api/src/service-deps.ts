@@ -73,7 +73,11 @@ export function buildServiceDeps(ctx: Omit<AppContext, 'deps'>, mailer: Pick<Mai
   const db = ctx.database.db;
   const publicUrl = config.publicUrl;
   // Requests to user-supplied URLs (trusted lists, DID documents, issuer metadata, status lists).
-  const outbound = { allowHttp: !config.isProduction, allowPrivateNetworks: config.outbound.allowPrivateNetworks };
+  const outbound = {
+    allowHttp: !config.isProduction,
+    allowPrivateNetworks: config.outbound.allowPrivateNetworks,
+    lookupsAtOnce: config.outbound.lookupsAtOnce,
+  };
 
   const webhooks: WebhookDeps = {
     db,

@@ -159,6 +159,13 @@ describe('OUTBOUND_ALLOW_PRIVATE_NETWORKS', () => {
     );
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'false' }).outbound.allowPrivateNetworks).toBe(false);
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: '' }).outbound.allowPrivateNetworks).toBe(true);
+  });
+
+  it("resolves at most half of libuv's thread pool of host names at once, at least one", () => {
+    expect(loadConfig({}).outbound.lookupsAtOnce).toBe(2);
+    expect(loadConfig({ UV_THREADPOOL_SIZE: '8' }).outbound.lookupsAtOnce).toBe(4);
+    expect(loadConfig({ UV_THREADPOOL_SIZE: '1' }).outbound.lookupsAtOnce).toBe(1);
+    expect(() => loadConfig({ UV_THREADPOOL_SIZE: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(ConfigError);
     expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/OUTBOUND_ALLOW_PRIVATE_NETWORKS/);
   });

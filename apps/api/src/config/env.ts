@@ -99,6 +99,8 @@ const zEnv = z.object({
   CREDENTIAL_OFFER_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
   // Outbound requests to user-supplied URLs (webhooks, issuers' documents): may they reach non-public addresses?
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: z.preprocess(emptyToUndefined, bool.optional()),
+  // libuv's thread pool, which Node sizes from this variable at start (1 to 1,024, 4 by default).
+  UV_THREADPOOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1024).default(4)),
   // Operations.
   ERROR_WEBHOOK_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()),
@@ -169,7 +171,8 @@ export interface Config {
    * status lists): `allowPrivateNetworks` false refuses loopback, private, link-local and other non-public
    * addresses (SSRF); true only for development and tests, whose receivers listen on loopback.
    */
-  outbound: { allowPrivateNetworks: boolean };
+  /** lookupsAtOnce: host names resolved at once for outbound requests, half of libuv's thread pool (outbound-http.ts). */
+  outbound: { allowPrivateNetworks: boolean; lookupsAtOnce: number };
   adminEmails: string[];
   storage: {
     driver: 'local' | 's3';
@@ -313,7 +316,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       verifierTrustAnchorsFile: e.VERIFIER_TRUST_ANCHORS_FILE,
     },
     // Blocked in production; the embedded/development/test default reaches loopback receivers.
-    outbound: { allowPrivateNetworks: e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? !isProduction },
+    outbound: {
+      allowPrivateNetworks: e.OUTBOUND_ALLOW_PRIVATE_NETWORKS ?? !isProduction,
+      lookupsAtOnce: Math.max(1, Math.floor(e.UV_THREADPOOL_SIZE / 2)),
+    },
     adminEmails: e.ADMIN_EMAILS,
     storage: {
       driver: e.STORAGE_DRIVER,

@@ -172,6 +172,8 @@ export interface OutboundPolicy {
   allowHttp: boolean;
   /** Name resolution; the system resolver unless a test supplies its own. */
   resolveAll?: ResolveAll;
+  /** The system resolver's lookups at once (config `outbound.lookupsAtOnce`; 2 when unset). */
+  lookupsAtOnce?: number;
 }
 
 export interface OutboundRequestOptions {
@@ -248,13 +250,17 @@ export function limitedResolveAll(resolveAll: ResolveAll, atOnce: number, queueM
  * such names are an attacker's to choose (the issuer URL in a presentation an organization checks with
  * ANY_ISSUER, a webhook host). So at most half the pool resolves at once: a flood of such names delays other
  * outbound requests (they time out and fail as any unreachable host does), never the verifier's cryptography.
+ * One limiter per process (per limit), shared by every request.
  */
-const THREAD_POOL_SIZE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
-const systemResolveAll: ResolveAll = limitedResolveAll(
-  (hostname) => dns.promises.lookup(hostname, { all: true }),
-  Math.max(1, Math.floor(THREAD_POOL_SIZE / 2)),
-  256,
-);
+const systemResolvers = new Map<number, ResolveAll>();
+function systemResolveAll(atOnce: number): ResolveAll {
+  let resolver = systemResolvers.get(atOnce);
+  if (!resolver) {
+    resolver = limitedResolveAll((hostname) => dns.promises.lookup(hostname, { all: true }), atOnce, 256);
+    systemResolvers.set(atOnce, resolver);
+  }
+  return resolver;
+}
 
 /**
  * The socket's DNS lookup: resolves the name once, and unless private networks are allowed refuses it
@@ -357,7 +363,11 @@ export async function outboundRequest(
           },
           // A fresh connection each time: a pooled socket would skip the lookup (and its check).
           agent: false,
-          lookup: pinnedLookup(policy.resolveAll ?? systemResolveAll, policy.allowPrivateNetworks, ended.signal),
+          lookup: pinnedLookup(
+            policy.resolveAll ?? systemResolveAll(policy.lookupsAtOnce ?? 2),
+            policy.allowPrivateNetworks,
+            ended.signal,
+          ),
         },
         (response) => {
           const status = response.statusCode ?? 0;

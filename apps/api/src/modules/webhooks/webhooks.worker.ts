@@ -48,6 +48,8 @@ export interface DeliverWebhookDeps {
   settings: WebhookWorkerSettings;
   /** OUTBOUND_ALLOW_PRIVATE_NETWORKS: may endpoints resolve to loopback/private addresses (development, tests)? */
   allowPrivateNetworks: boolean;
+  /** Host names resolved at once by the system resolver (config `outbound.lookupsAtOnce`). */
+  lookupsAtOnce?: number;
 }
 
 const ERROR_MAX = 200;
@@ -62,12 +64,12 @@ async function post(
   url: string,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; allowPrivateNetworks: boolean },
+  options: { timeoutMs: number; allowPrivateNetworks: boolean; lookupsAtOnce?: number },
 ): Promise<AttemptResult> {
   try {
     const response = await outboundRequest(
       url,
-      { allowPrivateNetworks: options.allowPrivateNetworks, allowHttp: true },
+      { allowPrivateNetworks: options.allowPrivateNetworks, allowHttp: true, lookupsAtOnce: options.lookupsAtOnce },
       { method: 'POST', headers, body, timeoutMs: options.timeoutMs, maxBytes: 0 },
     );
     if (response.status >= 200 && response.status < 300) return { statusCode: response.status, error: null };
@@ -127,6 +129,7 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, deliveryId: strin
     result = await post(webhook.url, headers, body, {
       timeoutMs: deps.settings.timeoutMs,
       allowPrivateNetworks: deps.allowPrivateNetworks,
+      lookupsAtOnce: deps.lookupsAtOnce,
     });
   } catch {
     // Only the secret can fail here (e.g. the master key changed); the reason stays generic.
@@ -204,6 +207,7 @@ export async function registerWebhookWorker(ctx: AppContext, settings: Partial<W
     logger: ctx.logger,
     settings: live,
     allowPrivateNetworks: ctx.config.outbound.allowPrivateNetworks,
+    lookupsAtOnce: ctx.config.outbound.lookupsAtOnce,
   };
   await ctx.jobs.register<WebhookDeliveryJob>(
     WEBHOOK_DELIVERY_QUEUE,
