@@ -98,17 +98,33 @@ try {
 
   print(`preparing: ${num(count)} attempts (create, holder page, request object)…`);
   const requests: RequestObject[] = new Array(count);
-  const attempts = await runConcurrent(count, concurrency, async (i) => {
-    const individual = await http.request('/api/verifications/individuals', {
-      json: { verification_id: verification.id },
-    });
-    if (individual.status !== 201) throw new Error(`attempt: ${individual.status} ${individual.text}`);
-    const connect = await http.request(`/api/verifications/${individual.json().id}/connect`);
-    if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
-    requests[i] = await fetchRequest(http.request, connect.json().connection_url);
-  });
+  const txBeforeAttempts = await transactionCount(server.databaseUrl);
+  const attemptMeter = await cpuMeter(server);
+  const {
+    result: { result: attempts, summary: attemptSummary, eventLoop: attemptLoop },
+    cpu: attemptCpu,
+  } = await attemptMeter.measure(count, () =>
+    server.profile('attempts', () =>
+      runConcurrent(count, concurrency, async (i) => {
+        const individual = await http.request('/api/verifications/individuals', {
+          json: { verification_id: verification.id },
+        });
+        if (individual.status !== 201) throw new Error(`attempt: ${individual.status} ${individual.text}`);
+        const connect = await http.request(`/api/verifications/${individual.json().id}/connect`);
+        if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
+        requests[i] = await fetchRequest(http.request, connect.json().connection_url);
+      }),
+    ),
+  );
+  await attemptMeter.close();
   if (attempts.failures > 0) throw attempts.firstError;
-  print(`  ${num(attempts.perSecond)} attempts/s prepared (${attempts.seconds.toFixed(1)} s)`);
+  const txPerAttempt = ((await transactionCount(server.databaseUrl)) - txBeforeAttempts) / count;
+  print(
+    `  ${num(attempts.perSecond)} attempts/s prepared (${attempts.seconds.toFixed(1)} s), ${txPerAttempt.toFixed(1)} SQL statements (transactions) each`,
+  );
+  print(`  ${cpuBudgetLine(`attempt prepared (${concurrency} in flight)`, attemptCpu)}`);
+  print(`  ${apiEventLoopLine(server, 'attempts', attemptLoop, count, 'attempt')}`);
+  for (const line of attemptSummary) print(`  ${line}`);
 
   // Built last, so every key-binding JWT is seconds old when it is sent (the verifier allows 300 s).
   print(`preparing: ${num(count)} presentations (key binding + encryption)…`);

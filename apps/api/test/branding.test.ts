@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type CredentialSchema, zCredentialConnect, zHolderOrganization, zVerificationConnect } from '@cp/contracts';
+import { decodeJwt } from '@cp/credentials';
 import { schema } from '@cp/db';
 import { clientAuthenticationNone, setGlobalConfig } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
@@ -87,6 +88,14 @@ async function startAttempt(verificationId: string) {
   const response = await t.app.inject({ url: `/api/verifications/${created.json().id}/connect` });
   expect(response.statusCode, response.body).toBe(200);
   return zVerificationConnect.parse(response.json());
+}
+
+/** The `client_metadata` of the signed request object a wallet fetches for the attempt (its `request_uri`). */
+async function requestClientMetadata(connect: { connection_url: string | null }) {
+  const requestUri = new URL(new URL(connect.connection_url!).searchParams.get('request_uri')!);
+  const response = await t.app.inject({ url: requestUri.pathname });
+  expect(response.statusCode, response.body).toBe(200);
+  return { body: response.body, metadata: decodeJwt(response.body).payload.client_metadata as Record<string, unknown> };
 }
 
 async function createVerification(payload: Record<string, unknown>, headers = org.headers) {
@@ -236,6 +245,13 @@ describe('the holder pages: who issues and who asks', () => {
       expect(body).not.toContain(kybDocument.id);
       const metadata = await issuerMetadata(org.organization.id);
       expect(JSON.stringify(metadata)).not.toContain(kybDocument.id);
+      // Nor as the verifier's: on its holder page and in the request object wallets show.
+      const connect = await startAttempt((await createVerification({ schema_id: org.schemaRecord.schema.id })).id);
+      expect(connect.verifier.logo_url).toBeNull();
+      const request = await requestClientMetadata(connect);
+      expect(request.metadata.client_name).toBe('Acme Clearance Office');
+      expect(request.metadata).not.toHaveProperty('logo_uri');
+      expect(Buffer.from(request.body.split('.')[1]!, 'base64url').toString()).not.toContain(kybDocument.id);
     } finally {
       await db
         .update(schema.organizations)
@@ -305,6 +321,10 @@ describe('the holder pages: who issues and who asks', () => {
       logo_url: `${t.config.publicUrl}/api/media/${logo.id}`,
       verified: true,
       brand_color: '#ffcc00',
+    });
+    expect((await requestClientMetadata(connect)).metadata).toMatchObject({
+      client_name: 'Acme Clearance Office',
+      logo_uri: `${t.config.publicUrl}/api/media/${logo.id}`,
     });
     expect(connect.requested_claims).toEqual(['clearance_level', 'holderName']);
     expect(connect.requested_claim_labels.map((c) => [c.name, c.label.en])).toEqual([

@@ -434,9 +434,46 @@ describe('OpenID4VP verifier', () => {
     expect(again.json()).toMatchObject({ code: 'VERIFICATION_ALREADY_USED' });
     const late = await walletHttp(t)(new URL(second.connect.connection_url).searchParams.get('request_uri')!);
     expect(late.status).toBe(410);
+    // Refused, so not marked as fetched.
+    expect((await outcome(second.individual.id)).status).toBe('CREATED');
     expect(
       (await t.app.inject({ url: `/api/verifications/${verification.id}`, headers: issuer.headers })).json(),
     ).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  it('marks an attempt REQUESTED when a wallet fetches its request, once, and never one it cannot answer', async () => {
+    const verification = await createVerification();
+    const { individual, connect } = await startAttempt(verification.id);
+    const other = await startAttempt(verification.id);
+    const requestOf = (c: { connection_url: string }) => new URL(c.connection_url).searchParams.get('request_uri')!;
+    const row = async (id: string) =>
+      (
+        await t.runtime.ctx.database.db
+          .select()
+          .from(schema.verificationIndividuals)
+          .where(eq(schema.verificationIndividuals.id, id))
+      )[0]!;
+    expect((await row(individual.id)).status).toBe('CREATED');
+    const before = Date.now();
+    expect((await walletHttp(t)(requestOf(connect))).status).toBe(200);
+    const fetched = await row(individual.id);
+    expect(fetched.status).toBe('REQUESTED');
+    expect(fetched.requestedAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    // Fetched again (a wallet retrying): the same request, the first time kept.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await walletHttp(t)(requestOf(connect))).status).toBe(200);
+    expect((await row(individual.id)).requestedAt).toEqual(fetched.requestedAt);
+    // The verification deleted: its attempts' requests are gone, and nothing is marked.
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/verifications/${verification.id}`,
+      headers: issuer.headers,
+    });
+    expect(deleted.statusCode).toBeLessThan(300);
+    const gone = await walletHttp(t)(requestOf(other.connect));
+    expect(gone.status).toBe(404);
+    expect((await row(other.individual.id)).status).toBe('CREATED');
+    expect((await row(other.individual.id)).requestedAt).toBeNull();
   });
 
   it('refuses a replayed response: the outcome is recorded once', async () => {

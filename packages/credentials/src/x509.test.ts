@@ -13,6 +13,7 @@ import {
   pemToX5c,
   validateCertificationPath,
   validateSigningChain,
+  x5cLeafJwk,
   x509Hash,
 } from './x509.ts';
 
@@ -56,6 +57,43 @@ describe('platform CA and organization certificates', () => {
       'CHAIN_NOT_VALID_NOW',
     );
     expect(await x509Hash(x5c[0]!)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe("what is kept of a certificate (its key and hash, the last 256 certificates')", () => {
+  it("answers each certificate's own key and hash, asked in turn, and a copy the caller may change", async () => {
+    const caKeys = await generateEs256KeyPair();
+    const caPem = await createCaCertificate({ commonName: 'Platform CA', ...caKeys });
+    const leaves = await Promise.all(
+      ['A', 'B'].map(async (name) => {
+        const keys = await generateEs256KeyPair();
+        const pem = await issueLeafCertificate({
+          subject: { commonName: name, organization: name },
+          publicJwk: keys.publicJwk,
+          caCertificatePem: caPem,
+          caPrivateJwk: caKeys.privateJwk,
+          uris: [`${ISS}/${name}`],
+        });
+        const der = pemToX5c([pem])[0]!;
+        const hash = Buffer.from(await crypto.subtle.digest('SHA-256', Buffer.from(der, 'base64'))).toString(
+          'base64url',
+        );
+        return { der, jwk: keys.publicJwk, hash };
+      }),
+    );
+    for (let round = 0; round < 2; round++) {
+      for (const leaf of leaves) {
+        const jwk = await x5cLeafJwk([leaf.der]);
+        expect(jwk).toEqual(leaf.jwk);
+        expect(await x509Hash(leaf.der)).toBe(leaf.hash);
+        jwk.x = 'changed by the caller';
+      }
+    }
+    // Not a certificate: refused each time, never kept.
+    for (let round = 0; round < 2; round++) {
+      await expect(x5cLeafJwk(['bm90IGEgY2VydGlmaWNhdGU='])).rejects.toThrow();
+      await expect(x5cLeafJwk([])).rejects.toThrow();
+    }
   });
 });
 

@@ -24,7 +24,7 @@ export function sniffContentType(bytes: Buffer): MediaContentType | null {
 /** Storage keys carry the purpose (the table has only the visibility): `logo/<uuid>`, `kyb-document/<uuid>`. */
 const keyPrefix: Record<MediaPurpose, string> = { logo: 'logo', avatar: 'avatar', kyb_document: 'kyb-document' };
 
-export function purposeOf(row: repository.MediaRow): MediaPurpose | null {
+export function purposeOf(row: Pick<repository.MediaRow, 'storageKey'>): MediaPurpose | null {
   const prefix = row.storageKey.split('/')[0];
   const entry = Object.entries(keyPrefix).find(([, p]) => p === prefix);
   return entry ? (entry[0] as MediaPurpose) : null;

@@ -41,7 +41,10 @@ export function presentOrganization(
  * image of the organization's own), served at an absolute URL anyone can load without signing in.
  */
 export function presentHolderOrganization(
-  brand: { organization: OrganizationRow; logo: MediaRow | null },
+  brand: {
+    organization: Pick<OrganizationRow, 'name' | 'verificationStatus' | 'verifiedAt' | 'brandColor'>;
+    logo: Pick<MediaRow, 'id'> | null;
+  },
   publicUrl: string,
 ): HolderOrganization {
   return {

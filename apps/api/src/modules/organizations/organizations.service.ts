@@ -202,6 +202,13 @@ export async function getOrganizationBrand(
   const organization = await getPublicOrganization(db, organizationId);
   if (!organization.logoMediaId) return { organization, logo: null };
   const [media] = await findOrganizationMedia(db, organization.id, [organization.logoMediaId]);
-  const isPublicLogo = media !== undefined && media.visibility === 'public' && purposeOf(media) === 'logo';
-  return { organization, logo: isPublicLogo ? media : null };
+  return { organization, logo: publicLogo(media ?? null) };
+}
+
+/**
+ * The organization's logo file (read by the caller among the organization's own media) as holders may see it: only
+ * while it is a public logo image; null otherwise.
+ */
+export function publicLogo<M extends Pick<MediaRow, 'visibility' | 'storageKey'>>(media: M | null): M | null {
+  return media !== null && media.visibility === 'public' && purposeOf(media) === 'logo' ? media : null;
 }

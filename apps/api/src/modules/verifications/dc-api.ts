@@ -1,23 +1,16 @@
-import { signJwt, x5cLeafJwk } from '@cp/credentials';
-import type { Jwk } from '@openid4vc/oauth2';
-import { createOpenid4vpAuthorizationRequest } from '@openid4vc/openid4vp';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import { randomToken } from '../../lib/crypto.ts';
-import * as organizationsService from '../organizations/organizations.service.ts';
 import {
   type FrozenRequest,
-  frozenRequest,
   handleResponse,
-  isOpen,
-  REQUEST_TTL_SECONDS,
+  openAttemptRequest,
+  type PayloadIndividual,
   type ResponseChannel,
   requestPayload,
-  schemeOf,
+  signRequestObject,
   type VerifierDeps,
   VerifierError,
-  verifierSigner,
 } from './openid4vp.service.ts';
-import * as repository from './verifications.repository.ts';
+import type * as repository from './verifications.repository.ts';
 
 /**
  * OpenID4VP 1.0 over the W3C Digital Credentials API (Appendix A; HAIP 1.0): the holder page asks the browser
@@ -45,7 +38,7 @@ export const dcApiAudience = (origin: string) => `origin:${origin}`;
 /** The request a DC API answer is built and read against: the attempt's, in `dc_api.jwt` mode for this origin. */
 function dcApiRequestPayload(
   deps: VerifierDeps,
-  individual: repository.ResponseIndividual,
+  individual: PayloadIndividual,
   frozen: FrozenRequest,
   clientMetadata: Record<string, unknown> = {},
 ) {
@@ -83,43 +76,14 @@ export async function dcApiRequest(deps: VerifierDeps, individualId: string, ori
       'Digital Credentials API requests are made for this platform’s own pages only.',
     );
   }
-  const row = await repository.findIndividual(deps.db, individualId);
-  if (!row) throw new VerifierError('invalid_request', 'No such verification request.', 404);
-  const { individual, verification } = row;
-  if (!isOpen(individual.status)) {
-    throw new VerifierError('invalid_request', 'This verification request has already been answered.', 410);
-  }
-  if (verification.type === 'SINGLE' && verification.completedAt) {
-    throw new VerifierError('invalid_request', 'This single-use verification link has been used.', 410);
-  }
-  const frozen = frozenRequest(individual.request);
-  const signer = await verifierSigner(deps, verification.organizationId, schemeOf(frozen.clientId));
-  const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
-  const payload = dcApiRequestPayload(deps, individual, frozen, {
-    client_name: organization.name,
-    ...(organization.logoMediaId ? { logo_uri: `${deps.publicUrl}/api/media/${organization.logoMediaId}` } : {}),
-  });
-  const { jar } = await createOpenid4vpAuthorizationRequest({
-    authorizationRequestPayload: payload,
-    jar: {
-      jwtSigner: { method: 'x5c', alg: 'ES256', x5c: signer.x5c },
-      expiresInSeconds: REQUEST_TTL_SECONDS,
-      // A.3.2: the wallet ignores `aud` over the DC API; the static discovery audience as for request_uri.
-      additionalJwtPayload: { iss: signer.clientId, aud: 'https://self-issued.me/v2', jti: randomToken(12) },
-    },
-    callbacks: {
-      signJwt: async (_jwtSigner, { header, payload: claims }) => ({
-        jwt: await signJwt(signer.signer, header, claims),
-        signerJwk: (await x5cLeafJwk(signer.x5c)) as Jwk,
-      }),
-      encryptJwe: () => {
-        throw new Error('Request objects are signed, not encrypted');
-      },
-    },
-  });
-  if (!jar) throw new Error('The request object was not signed');
   // Not marked REQUESTED: the page fetched it, no wallet has it yet (the holder may still cancel and scan the QR).
-  return { protocol: DC_API_PROTOCOL, data: { request: jar.authorizationRequestJwt } };
+  const { individual, frozen, signer, clientMetadata } = await openAttemptRequest(deps, individualId, {
+    markRequested: false,
+    error: 'invalid_request',
+  });
+  // A.3.2: the wallet ignores `aud` over the DC API; the static discovery audience as for request_uri.
+  const request = await signRequestObject(signer, dcApiRequestPayload(deps, individual, frozen, clientMetadata));
+  return { protocol: DC_API_PROTOCOL, data: { request } };
 }
 
 /**

@@ -20,8 +20,8 @@ import { calculateJwkThumbprint, type JWK } from 'jose';
 import { AppError } from '../../errors/app-error.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { claimLabel } from '../credential-schemas/platform-schema-display.ts';
+import { mediaUrl } from '../media/media.presenter.ts';
 import { credentialVct } from '../organization-keys/identifiers.ts';
 import type { KeyDeps } from '../organization-keys/organization-keys.service.ts';
 import * as keysService from '../organization-keys/organization-keys.service.ts';
@@ -131,10 +131,11 @@ export const schemeOf = (clientId: string): schema.VerifierClientIdScheme =>
  * The credential a verification asks for: the `vct` values (SD-JWT VC) or the doctype (mdoc), and the claims
  * with their paths (`[namespace, element]` for an mdoc).
  */
-async function requestedCredential(
+function requestedCredential(
   deps: VerifierDeps,
   verification: repository.VerificationRow,
-): Promise<{ vctValues: string[]; requestedClaims: RequestedClaim[]; docType?: string }> {
+  schema: repository.AttemptSchema | null,
+): { vctValues: string[]; requestedClaims: RequestedClaim[]; docType?: string } {
   const claimsByName = (paths: Map<string, RequestedClaim['path']>) =>
     verification.requestedClaims.map((name) => ({ name, path: paths.get(name) ?? [name] }));
   if (verification.credentialType) {
@@ -146,14 +147,9 @@ async function requestedCredential(
     };
   }
   if (!verification.schemaId) throw new AppError('VERIFICATION_NOT_FOUND');
-  const schemaRecord = await credentialSchemasService.getCredentialSchema(deps.db, {
-    organizationId: verification.organizationId,
-    id: verification.schemaId,
-    includeDeleted: true,
-  });
-  const owner = schemaRecord.schema.organizationId;
+  if (!schema) throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
   // A platform schema is one shared type; an organization's schema is issued by that organization only.
-  const vctValues = [credentialVct(deps.publicUrl, owner ?? verification.organizationId, schemaRecord.schema.slug)];
+  const vctValues = [credentialVct(deps.publicUrl, schema.organizationId ?? verification.organizationId, schema.slug)];
   if (verification.format === 'mso_mdoc') {
     // The schema's mdoc (issuer metadata `<slug>_mdoc`): doctype and namespace derived from its vct.
     const { docType, namespace } = mdocNames({ vct: vctValues[0]! });
@@ -182,10 +178,11 @@ export async function createIndividual(
   input: CreateIndividualInput,
   vouchedBy?: { organizationId: string },
 ) {
-  const verification = await repository.findPublicVerification(deps.db, input.verification_id);
-  if (!verification || (vouchedBy && vouchedBy.organizationId !== verification.organizationId)) {
+  const found = await repository.findVerificationToAttempt(deps.db, input.verification_id);
+  if (!found || (vouchedBy && vouchedBy.organizationId !== found.verification.organizationId)) {
     throw new AppError('VERIFICATION_NOT_FOUND');
   }
+  const { verification } = found;
   if (verification.type === 'SINGLE' && verification.completedAt) {
     throw new AppError('VERIFICATION_ALREADY_USED', { detail: 'This single-use verification link has been used.' });
   }
@@ -197,7 +194,7 @@ export async function createIndividual(
   } else {
     ({ customerBinding, customerId } = customerBindingOf(deps, verification, input));
   }
-  const { vctValues, requestedClaims, docType } = await requestedCredential(deps, verification);
+  const { vctValues, requestedClaims, docType } = requestedCredential(deps, verification, found.schema);
   const { clientId } = await verifierSigner(deps, verification.organizationId, verification.clientIdScheme);
   const responseKey = await generateResponseKey();
   const id = randomUUID();
@@ -249,30 +246,22 @@ async function loadIndividual(deps: VerifierDeps, id: string) {
   return row;
 }
 
-/**
- * Whose labels the requested claims take: the verification's schema (platform schemas are translated), or null
- * for another issuer's credential type (its claims are known by name only) and a schema no longer readable.
- */
-async function claimLabelSchema(deps: VerifierDeps, verification: repository.VerificationRow) {
-  if (!verification.schemaId) return null;
-  try {
-    const record = await credentialSchemasService.getCredentialSchema(deps.db, {
-      organizationId: verification.organizationId,
-      id: verification.schemaId,
-      includeDeleted: true,
-    });
-    return { organizationId: record.schema.organizationId };
-  } catch {
-    return null;
-  }
-}
+/** The organization as a holder page shows it, from what an attempt's statement read (its logo if public). */
+const holderBrand = (brand: repository.AttemptBrandRow) => ({
+  organization: brand.organization,
+  logo: organizationsService.publicLogo(brand.logo),
+});
 
-/** The holder page's data: who asks, for what, and the `openid4vp://` link while the attempt is open. */
+/**
+ * The holder page's data (one statement): who asks, for what, and the `openid4vp://` link while the attempt is
+ * open. The requested claims take the labels of the verification's schema (platform schemas are translated); those
+ * of another issuer's credential type, or of a schema no longer readable, are known by name only.
+ */
 export async function connectData(deps: VerifierDeps, individualId: string) {
-  const { individual, verification } = await loadIndividual(deps, individualId);
-  const brand = await organizationsService.getOrganizationBrand(deps.db, verification.organizationId);
+  const row = await repository.findHolderPage(deps.db, individualId);
+  if (!row) throw new AppError('VERIFICATION_INDIVIDUAL_NOT_FOUND');
+  const { individual, verification, schema } = row;
   const frozen = frozenRequest(individual.request);
-  const labelled = await claimLabelSchema(deps, verification);
   const link = `openid4vp://?client_id=${encodeURIComponent(frozen.clientId)}&request_uri=${encodeURIComponent(
     requestUri(deps.publicUrl, individual.id),
   )}`;
@@ -280,9 +269,9 @@ export async function connectData(deps: VerifierDeps, individualId: string) {
     id: individual.id,
     status: individual.status as IndividualStatus,
     verification: { name: verification.name, description: verification.description },
-    verifier: presentHolderOrganization(brand, deps.publicUrl),
+    verifier: presentHolderOrganization(holderBrand(row.brand), deps.publicUrl),
     requested_claims: frozen.requestedClaims.map((c) => c.name),
-    requested_claim_labels: frozen.requestedClaims.map((c) => claimLabel(labelled, c.name)),
+    requested_claim_labels: frozen.requestedClaims.map((c) => claimLabel(schema, c.name)),
     connection_url: isOpen(individual.status) ? link : null,
   };
 }
@@ -309,10 +298,13 @@ export async function outcome(deps: VerifierDeps, individualId: string) {
   };
 }
 
+/** Of an attempt, what its request object's payload carries. */
+export type PayloadIndividual = Pick<repository.ResponseIndividual, 'id' | 'nonce' | 'state' | 'responseKeyPublic'>;
+
 /** The request object's payload for an attempt (what the wallet is sent, and what its answer is read against). */
 export function requestPayload(
   deps: VerifierDeps,
-  individual: repository.ResponseIndividual,
+  individual: PayloadIndividual,
   frozen: FrozenRequest,
   clientMetadata: Record<string, unknown> = {},
 ) {
@@ -346,35 +338,50 @@ export interface WalletRequestUriPost {
 }
 
 /**
- * The signed request object (JAR, RFC 9101) at the `request_uri`: `x509_hash:` (or `x509_san_dns:`) client id
- * with the `x5c` chain, a DCQL query, this attempt's nonce and state, and `direct_post.jwt` to an encryption key made
- * for this attempt alone. Built and checked against the standard's schema by @openid4vc/openid4vp.
+ * An attempt a wallet may still be sent the request of (one statement, which marks it REQUESTED when asked, as
+ * the `request_uri` does): its frozen request, the signer its client id names, and the client metadata a wallet
+ * shows (the organization's name and public logo). `error` is the OAuth error code the endpoint answers with.
  */
-export async function requestObject(deps: VerifierDeps, individualId: string, wallet: WalletRequestUriPost = {}) {
-  const row = await repository.findIndividual(deps.db, individualId);
-  if (!row) throw new VerifierError('invalid_request_uri', 'No such verification request.', 404);
+export async function openAttemptRequest(
+  deps: VerifierDeps,
+  individualId: string,
+  options: { markRequested: boolean; error: 'invalid_request_uri' | 'invalid_request' },
+) {
+  const row = await repository.findIndividualForRequest(deps.db, individualId, options.markRequested);
+  if (!row) throw new VerifierError(options.error, 'No such verification request.', 404);
   const { individual, verification } = row;
   if (!isOpen(individual.status)) {
-    throw new VerifierError('invalid_request_uri', 'This verification request has already been answered.', 410);
+    throw new VerifierError(options.error, 'This verification request has already been answered.', 410);
   }
   if (verification.type === 'SINGLE' && verification.completedAt) {
-    throw new VerifierError('invalid_request_uri', 'This single-use verification link has been used.', 410);
+    throw new VerifierError(options.error, 'This single-use verification link has been used.', 410);
   }
   const frozen = frozenRequest(individual.request);
   const signer = await verifierSigner(deps, verification.organizationId, schemeOf(frozen.clientId));
-  const organization = await organizationsService.getPublicOrganization(deps.db, verification.organizationId);
-  const payload = requestPayload(deps, individual, frozen, {
-    client_name: organization.name,
-    ...(organization.logoMediaId ? { logo_uri: `${deps.publicUrl}/api/media/${organization.logoMediaId}` } : {}),
-  });
+  const logo = organizationsService.publicLogo(row.brand.logo);
+  const clientMetadata = {
+    client_name: row.brand.organization.name,
+    ...(logo ? { logo_uri: mediaUrl(deps.publicUrl, logo.id) } : {}),
+  };
+  return { individual, frozen, signer, clientMetadata };
+}
+
+/**
+ * A request object (JAR, RFC 9101) signed by the verifier's key with its `x5c` chain, for the static discovery
+ * audience (OpenID4VP 1.0 §5.8). Built and checked against the standard's schema by @openid4vc/openid4vp.
+ */
+export async function signRequestObject(
+  signer: Awaited<ReturnType<typeof verifierSigner>>,
+  payload: Parameters<typeof createOpenid4vpAuthorizationRequest>[0]['authorizationRequestPayload'],
+  options: { requestUri?: string; walletNonce?: string | undefined } = {},
+) {
   const { jar } = await createOpenid4vpAuthorizationRequest({
-    authorizationRequestPayload: { ...payload, ...(wallet.walletNonce ? { wallet_nonce: wallet.walletNonce } : {}) },
-    ...(wallet.walletNonce ? { wallet: { expectedNonce: wallet.walletNonce } } : {}),
+    authorizationRequestPayload: { ...payload, ...(options.walletNonce ? { wallet_nonce: options.walletNonce } : {}) },
+    ...(options.walletNonce ? { wallet: { expectedNonce: options.walletNonce } } : {}),
     jar: {
-      requestUri: requestUri(deps.publicUrl, individual.id),
+      ...(options.requestUri ? { requestUri: options.requestUri } : {}),
       jwtSigner: { method: 'x5c', alg: 'ES256', x5c: signer.x5c },
       expiresInSeconds: REQUEST_TTL_SECONDS,
-      // OpenID4VP 1.0 §5.8: the static discovery audience.
       additionalJwtPayload: { iss: signer.clientId, aud: 'https://self-issued.me/v2', jti: randomToken(12) },
     },
     callbacks: {
@@ -388,8 +395,23 @@ export async function requestObject(deps: VerifierDeps, individualId: string, wa
     },
   });
   if (!jar) throw new Error('The request object was not signed');
-  await repository.markRequested(deps.db, individual.id);
   return jar.authorizationRequestJwt;
+}
+
+/**
+ * The signed request object at the `request_uri`: `x509_hash:` (or `x509_san_dns:`) client id with the `x5c`
+ * chain, a DCQL query, this attempt's nonce and state, and `direct_post.jwt` to an encryption key made for this
+ * attempt alone. Fetching it marks the attempt REQUESTED.
+ */
+export async function requestObject(deps: VerifierDeps, individualId: string, wallet: WalletRequestUriPost = {}) {
+  const { individual, frozen, signer, clientMetadata } = await openAttemptRequest(deps, individualId, {
+    markRequested: true,
+    error: 'invalid_request_uri',
+  });
+  return signRequestObject(signer, requestPayload(deps, individual, frozen, clientMetadata), {
+    requestUri: requestUri(deps.publicUrl, individual.id),
+    walletNonce: wallet.walletNonce,
+  });
 }
 
 type Body = Record<string, unknown>;

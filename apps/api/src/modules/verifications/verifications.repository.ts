@@ -15,6 +15,33 @@ export interface VerificationRecord {
   usage: { total: number; verified: number; failed: number };
 }
 
+/**
+ * The columns `fields` of `table` (all when not given) under `alias`, each named `<prefix>.<field>` after the
+ * schema's field, for hand-written statements (runStatement) whose rows `unprefixed` splits back into rows.
+ */
+function selectList(alias: string, prefix: string, table: Table, fields: readonly string[] = fieldsOf(table)) {
+  // Field lists are checked against the rows' types where declared; a name without a column fails at start.
+  const columns: Record<string, { name: string } | undefined> = getTableColumns(table);
+  return fields
+    .map((field) => {
+      const column = columns[field];
+      if (!column) throw new Error(`No column for ${field}`);
+      return `${alias}."${column.name}" as "${prefix}.${field}"`;
+    })
+    .join(', ');
+}
+
+type Table = typeof verificationIndividuals | typeof verifications;
+const fieldsOf = (table: Table) => Object.keys(getTableColumns(table));
+
+/** The fields a statement's row names `<prefix>.<field>` (selectList), as one object. */
+function unprefixed<T>(row: Record<string, unknown>, prefix: string): T {
+  const fields: Record<string, unknown> = {};
+  const start = `${prefix}.`;
+  for (const key in row) if (key.startsWith(start)) fields[key.slice(start.length)] = row[key];
+  return fields as T;
+}
+
 const live = (organizationId: string) =>
   and(eq(verifications.organizationId, organizationId), isNull(verifications.deletedAt));
 
@@ -163,9 +190,45 @@ export async function claimSingleUse(db: Database, id: string) {
 
 // ---- Individuals ----------------------------------------------------------------------------------
 
-export async function insertIndividual(db: Database, values: NewVerificationIndividual) {
-  const [row] = await db.insert(verificationIndividuals).values(values).returning();
-  return row!;
+/** What an attempt is created with; the other columns take their defaults (status CREATED, no outcome yet). */
+export type NewAttempt = Pick<
+  NewVerificationIndividual,
+  | 'id'
+  | 'verificationId'
+  | 'organizationId'
+  | 'customerId'
+  | 'customerBinding'
+  | 'nonce'
+  | 'state'
+  | 'responseKeyCiphertext'
+  | 'responseKeyPublic'
+  | 'request'
+>;
+
+const insertStatement = statement<Record<string, unknown>>(
+  'verifier_insert_individual',
+  `insert into verification_individuals as vi
+          (id, verification_id, organization_id, customer_id, customer_binding, nonce, state,
+           response_key_ciphertext, response_key_public, request)
+   values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb)
+   returning ${selectList('vi', 'i', verificationIndividuals)}`,
+);
+
+/** Inserts an attempt (one prepared statement: a holder opening a link is on the hot path too); answers its row. */
+export async function insertIndividual(db: Database, values: NewAttempt): Promise<VerificationIndividualRow> {
+  const [row] = await runStatement(db, insertStatement, [
+    values.id,
+    values.verificationId,
+    values.organizationId,
+    values.customerId,
+    values.customerBinding,
+    values.nonce,
+    values.state,
+    values.responseKeyCiphertext,
+    JSON.stringify(values.responseKeyPublic),
+    JSON.stringify(values.request),
+  ]);
+  return unprefixed<VerificationIndividualRow>(row!, 'i');
 }
 
 export async function findIndividual(db: Database, id: string) {
@@ -247,13 +310,6 @@ export async function findLatestIndividualOfCustomer(
   return row;
 }
 
-export async function markRequested(db: Database, id: string) {
-  await db
-    .update(verificationIndividuals)
-    .set({ status: 'REQUESTED', requestedAt: new Date() })
-    .where(and(eq(verificationIndividuals.id, id), eq(verificationIndividuals.status, 'CREATED')));
-}
-
 /** Records the outcome once: false when the attempt was already complete (a replayed response). */
 export async function completeIndividual(
   db: Database,
@@ -314,22 +370,6 @@ export type ResponseVerification = Pick<VerificationRow, (typeof RESPONSE_VERIFI
  * `v.<field>` after the schema's fields and split back into the two rows. The driver's own parsing gives the
  * same values as the schema's (uuid and text as strings, jsonb parsed).
  */
-function selectList(
-  alias: string,
-  prefix: string,
-  table: typeof verificationIndividuals | typeof verifications,
-  fields: readonly string[],
-) {
-  // The field lists are checked against the rows' types above; a name without a column fails at start.
-  const columns: Record<string, { name: string } | undefined> = getTableColumns(table);
-  return fields
-    .map((field) => {
-      const column = columns[field];
-      if (!column) throw new Error(`No column for ${field}`);
-      return `${alias}."${column.name}" as "${prefix}.${field}"`;
-    })
-    .join(', ');
-}
 const responseStatement = statement<Record<string, unknown>>(
   'verifier_response_individual',
   `select ${selectList('vi', 'i', verificationIndividuals, RESPONSE_INDIVIDUAL_FIELDS)},
@@ -350,15 +390,9 @@ const responseStatement = statement<Record<string, unknown>>(
 export async function findIndividualForResponse(db: Database, id: string) {
   const [row] = await runStatement(db, responseStatement, [id]);
   if (!row) return undefined;
-  const individual: Record<string, unknown> = {};
-  const verification: Record<string, unknown> = {};
-  for (const key in row) {
-    if (key.startsWith('i.')) individual[key.slice(2)] = row[key];
-    else if (key.startsWith('v.')) verification[key.slice(2)] = row[key];
-  }
   return {
-    individual: individual as ResponseIndividual,
-    verification: verification as ResponseVerification,
+    individual: unprefixed<ResponseIndividual>(row, 'i'),
+    verification: unprefixed<ResponseVerification>(row, 'v'),
     anchors: row.anchors as AnchorRow[],
     notify: row.notify as boolean,
     // bigint: the driver answers a string (PGlite a number); read in the same statement as the two above.
@@ -445,4 +479,148 @@ export async function completeIndividualAlone(
     remembered?.revision ?? null,
   ]);
   return row;
+}
+
+// ---- the holder's side: an attempt begun, its holder page, its request object -----------------------------------
+// One hand-written statement each (issue 16: a whole presentation took 11-12 statements built per request before the
+// response; now 4 with the response's one).
+
+/**
+ * The schema a verification asks for, as an attempt names it (its `vct`) and the holder page labels its claims:
+ * whose it is (null: the platform's) and its slug. Null when the verification has no schema (another issuer's
+ * credential type) or its schema is not one the organization sees (its own or the platform's, deleted or not).
+ */
+export interface AttemptSchema {
+  organizationId: string | null;
+  slug: string;
+}
+
+/** Joined to a verification `v` as `s`: its schema when the organization sees it (see AttemptSchema). */
+const SCHEMA_JOIN = `left join credential_schemas s
+    on s.id = v.schema_id and (s.organization_id = v.organization_id or s.organization_id is null)`;
+
+const attemptSchemaOf = (row: Record<string, unknown>): AttemptSchema | null =>
+  row.schemaFound ? { organizationId: row.schemaOwner as string | null, slug: row.schemaSlug as string } : null;
+
+const verificationToAttemptStatement = statement<Record<string, unknown>>(
+  'verifier_verification_to_attempt',
+  `select ${selectList('v', 'v', verifications)},
+          s.id is not null as "schemaFound", s.organization_id as "schemaOwner", s.slug as "schemaSlug"
+     from verifications v ${SCHEMA_JOIN}
+    where v.id = $1 and v.deleted_at is null`,
+);
+
+/** A verification a holder begins an attempt at (not deleted), with its schema (AttemptSchema). */
+export async function findVerificationToAttempt(db: Database, id: string) {
+  const [row] = await runStatement(db, verificationToAttemptStatement, [id]);
+  if (!row) return undefined;
+  return { verification: unprefixed<VerificationRow>(row, 'v'), schema: attemptSchemaOf(row) };
+}
+
+/**
+ * The organization as a holder sees it, read with the attempt: its public facts, and its logo image (`m`, joined to
+ * `o`) when it is a file of its own; whether that file is a public logo is the organizations service's decision.
+ */
+const BRAND_COLUMNS = `o.name as "o.name", o.verification_status as "o.verificationStatus", o.verified_at as "o.verifiedAt",
+          o.brand_color as "o.brandColor", m.id as "m.id", m.visibility as "m.visibility", m.storage_key as "m.storageKey"`;
+const BRAND_JOIN = `join organizations o on o.id = v.organization_id
+     left join media m on m.id = o.logo_media_id and m.organization_id = o.id`;
+
+/** The organization and its logo file as BRAND_COLUMNS name them. */
+export interface AttemptBrandRow {
+  organization: { name: string; verificationStatus: string; verifiedAt: Date | null; brandColor: string | null };
+  logo: { id: string; visibility: string; storageKey: string } | null;
+}
+
+const brandOf = (row: Record<string, unknown>): AttemptBrandRow => ({
+  organization: unprefixed(row, 'o'),
+  logo: row['m.id'] ? unprefixed(row, 'm') : null,
+});
+
+/** Of an attempt, the holder page shows its state and what it asks for. */
+const HOLDER_PAGE_INDIVIDUAL_FIELDS = [
+  'id',
+  'status',
+  'request',
+] as const satisfies readonly (keyof VerificationIndividualRow)[];
+const HOLDER_PAGE_VERIFICATION_FIELDS = ['name', 'description'] as const satisfies readonly (keyof VerificationRow)[];
+
+const holderPageStatement = statement<Record<string, unknown>>(
+  'verifier_holder_page',
+  `select ${selectList('vi', 'i', verificationIndividuals, HOLDER_PAGE_INDIVIDUAL_FIELDS)},
+          ${selectList('v', 'v', verifications, HOLDER_PAGE_VERIFICATION_FIELDS)},
+          s.id is not null as "schemaFound", s.organization_id as "schemaOwner", s.slug as "schemaSlug",
+          ${BRAND_COLUMNS}
+     from verification_individuals vi
+     join verifications v on v.id = vi.verification_id
+     ${BRAND_JOIN}
+     ${SCHEMA_JOIN}
+    where vi.id = $1 and v.deleted_at is null`,
+);
+
+/** An attempt's holder page (one statement): the attempt, its verification, its schema and its organization. */
+export async function findHolderPage(db: Database, id: string) {
+  const [row] = await runStatement(db, holderPageStatement, [id]);
+  if (!row) return undefined;
+  return {
+    individual: unprefixed<Pick<VerificationIndividualRow, (typeof HOLDER_PAGE_INDIVIDUAL_FIELDS)[number]>>(row, 'i'),
+    verification: unprefixed<Pick<VerificationRow, (typeof HOLDER_PAGE_VERIFICATION_FIELDS)[number]>>(row, 'v'),
+    schema: attemptSchemaOf(row),
+    brand: brandOf(row),
+  };
+}
+
+/** Of an attempt, its request object carries its nonce, state and response encryption key. */
+const REQUEST_INDIVIDUAL_FIELDS = [
+  'id',
+  'status',
+  'nonce',
+  'state',
+  'request',
+  'responseKeyPublic',
+] as const satisfies readonly (keyof VerificationIndividualRow)[];
+const REQUEST_VERIFICATION_FIELDS = [
+  'id',
+  'organizationId',
+  'type',
+  'completedAt',
+] as const satisfies readonly (keyof VerificationRow)[];
+
+/**
+ * The attempt a request object is signed for, read as it was before this statement, which also marks it
+ * REQUESTED when $2 is true and it can still be answered (CREATED, its verification not deleted, not a used
+ * single-use link): what the service then refuses is never marked.
+ */
+const requestObjectStatement = statement<Record<string, unknown>>(
+  'verifier_request_object',
+  `with marked as (
+     update verification_individuals u set status = 'REQUESTED', requested_at = $3
+      where $2::boolean and u.id = $1 and u.status = 'CREATED'
+        and exists (select from verifications v
+                     where v.id = u.verification_id and v.deleted_at is null
+                       and (v.type <> 'SINGLE' or v.completed_at is null))
+     returning id)
+   select ${selectList('vi', 'i', verificationIndividuals, REQUEST_INDIVIDUAL_FIELDS)},
+          ${selectList('v', 'v', verifications, REQUEST_VERIFICATION_FIELDS)},
+          ${BRAND_COLUMNS}
+     from verification_individuals vi
+     join verifications v on v.id = vi.verification_id
+     ${BRAND_JOIN}
+    where vi.id = $1 and v.deleted_at is null`,
+);
+
+export type RequestIndividual = Pick<VerificationIndividualRow, (typeof REQUEST_INDIVIDUAL_FIELDS)[number]>;
+
+/**
+ * An attempt as its request object is signed from (one statement): the attempt and its verification as they were,
+ * and its organization; `markRequested` marks it REQUESTED in the same statement (see requestObjectStatement).
+ */
+export async function findIndividualForRequest(db: Database, id: string, markRequested: boolean) {
+  const [row] = await runStatement(db, requestObjectStatement, [id, markRequested, new Date()]);
+  if (!row) return undefined;
+  return {
+    individual: unprefixed<RequestIndividual>(row, 'i'),
+    verification: unprefixed<Pick<VerificationRow, (typeof REQUEST_VERIFICATION_FIELDS)[number]>>(row, 'v'),
+    brand: brandOf(row),
+  };
 }
