@@ -404,6 +404,73 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
   });
 });
 
+describe('the schema a credential is issued from', () => {
+  it("is one the organization sees: not another organization's, not deleted, not verify-only", async () => {
+    const mine = await verifiedOrganization('Schema Owner Co');
+    const theirs = await verifiedOrganization('Other Schema Co');
+    const issue = (schemaId: string, claims: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/credentials/with-recipient',
+        headers: mine.headers,
+        payload: {
+          credential: { name: 'Badge', schema_id: schemaId, claims },
+          recipient: { email: 'a@example.com', first_name: 'A', last_name: 'B' },
+        },
+      });
+    const foreign = await issue(theirs.schemaRecord.schema.id, {
+      full_name: 'A',
+      score: '1',
+      graduated: 'true',
+      graduated_on: '2020-05-01',
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().code).toBe('CREDENTIAL_SCHEMA_NOT_FOUND');
+    expect((await issue(crypto.randomUUID(), { full_name: 'A' })).json().code).toBe('CREDENTIAL_SCHEMA_NOT_FOUND');
+
+    const diploma = { full_name: 'Ada', score: '3', graduated: 'true', graduated_on: '2020-05-01' };
+    const own = await issue(mine.schemaRecord.schema.id, diploma);
+    expect(own.statusCode, own.body).toBe(201);
+    expect(own.json()).toMatchObject({ schema: { id: mine.schemaRecord.schema.id } });
+    const schemas = (await t.app.inject({ url: '/api/schemas?limit=100', headers: mine.headers })).json().results as {
+      id: string;
+      slug: string;
+    }[];
+    const work = schemas.find((s) => s.slug === 'work-certificate')!;
+    const platform = await issue(work.id, {
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      date_of_birth: '1906-12-09',
+      job_title: 'Rear admiral',
+      location: 'Arlington',
+      employment_type: 'Full time',
+      start_date: '1943-12-01',
+      end_date: '1986-08-14',
+      description: 'Naval Reserve',
+    });
+    expect(platform.statusCode, platform.body).toBe(201);
+    const kyc = schemas.find((s) => s.slug === 'kyc')!;
+    const verifyOnly = await issue(kyc.id, { first_name: 'Grace' });
+    expect(verifyOnly.statusCode).toBe(409);
+    expect(verifyOnly.json().code).toBe('CREDENTIAL_SCHEMA_ISSUE_DISABLED');
+
+    const unused = await t.app.inject({
+      method: 'POST',
+      url: '/api/schemas',
+      headers: mine.headers,
+      payload: { name: 'Retired badge', attributes: [{ name: 'level', type: 'NUMBER' }] },
+    });
+    expect(unused.statusCode, unused.body).toBe(201);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/schemas/${unused.json().id}`,
+      headers: mine.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    expect((await issue(unused.json().id, { level: '1' })).json().code).toBe('CREDENTIAL_SCHEMA_NOT_FOUND');
+  });
+});
+
 describe('platform schemas in the issuer metadata', () => {
   it('share one vct across issuers and read in each language; organization schemas keep their own names', async () => {
     const { organization } = await verifiedOrganization('Multilingual College');

@@ -1,3 +1,4 @@
+import { getTableColumns, type Table } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database } from './database.ts';
 
@@ -42,4 +43,28 @@ export async function runStatement<Row>(db: Database, statement: Statement<Row>,
     return (await (client as QueryClient).query(statement.text, values)).rows as Row[];
   }
   throw new Error(`Statement ${statement.name} needs the database handle (not a transaction)`);
+}
+
+/**
+ * The columns `fields` of `table` (all when not given) under the statement's `alias` of it, each named
+ * `<prefix>.<field>` after the schema's field, so that `unprefixed` splits a row back into the table's rows. A name
+ * without a column fails when the statement is declared (at start).
+ */
+export function selectList(table: Table, alias: string, prefix: string, fields?: readonly string[]) {
+  const columns: Record<string, { name: string } | undefined> = getTableColumns(table);
+  return (fields ?? Object.keys(columns))
+    .map((field) => {
+      const column = columns[field];
+      if (!column) throw new Error(`No column for ${field}`);
+      return `${alias}."${column.name}" as "${prefix}.${field}"`;
+    })
+    .join(', ');
+}
+
+/** The fields a statement's row names `<prefix>.<field>` (selectList), as one object. */
+export function unprefixed<T>(row: Record<string, unknown>, prefix: string): T {
+  const fields: Record<string, unknown> = {};
+  const start = `${prefix}.`;
+  for (const key in row) if (key.startsWith(start)) fields[key.slice(start.length)] = row[key];
+  return fields as T;
 }

@@ -1,5 +1,5 @@
 import type { CredentialSort } from '@cp/contracts';
-import { type Database, runStatement, schema, statement } from '@cp/db';
+import { type Database, runStatement, schema, selectList, statement, unprefixed } from '@cp/db';
 import {
   and,
   asc,
@@ -18,6 +18,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import { HOLDER_BRAND_COLUMNS, holderBrandJoin, holderBrandOf } from '../organizations/organizations.repository.ts';
 import { statusListShuffleRange } from './status-list-shuffle.ts';
 
 const { credentials, credentialCounts, credentialOffers, credentialStatusEntries, statusLists } = schema;
@@ -1029,12 +1030,117 @@ export async function findOfferById(db: Database, organizationId: string, id: st
   return row;
 }
 
-/** CREATED → ISSUED; answers the updated row, or undefined when the credential was not CREATED. */
-export async function markIssued(db: Database, id: string): Promise<CredentialRow | undefined> {
-  const [row] = await db
-    .update(credentials)
-    .set({ status: 'ISSUED', issuedAt: new Date() })
-    .where(and(eq(credentials.id, id), eq(credentials.status, 'CREATED')))
-    .returning();
-  return row;
+// ---- issuing to one recipient and its holder page: one hand-written statement each ---------------------------------
+// Issue 16: a credential created and its holder page opened took 15 round trips built per request; now 9.
+
+/** The schema as issuing reads it: what the credential keeps of it, and whether it may be issued. */
+export interface IssuingSchema {
+  id: string;
+  name: string;
+  slug: string;
+  issueDisabled: boolean;
+  attributes: { name: string; type: string; description: string | null }[];
+}
+
+/**
+ * Issuing reads, in one statement, the organization's name and KYB state and the schema asked for when the
+ * organization sees it (its own or the platform's, not deleted), with its attributes in their order.
+ */
+const issuingContextStatement = statement<Record<string, unknown>>(
+  'issuer_issuing_context',
+  `select o.name as "name", o.verification_status as "verificationStatus", o.verified_at as "verifiedAt",
+          s.id as "s.id", s.name as "s.name", s.slug as "s.slug", s.issue_disabled as "s.issueDisabled",
+          (select coalesce(json_agg(json_build_object('name', a.name, 'type', a.type, 'description', a.description)
+                    order by a.position), '[]'::json)
+             from credential_schema_attributes a where a.schema_id = s.id) as "s.attributes"
+     from organizations o
+     left join credential_schemas s
+       on s.id = $2 and (s.organization_id = o.id or s.organization_id is null) and s.deleted_at is null
+    where o.id = $1`,
+);
+
+/** The issuing organization (undefined: none) and the schema (null: not one it sees). */
+export async function findIssuingContext(db: Database, organizationId: string, schemaId: string) {
+  const [row] = await runStatement(db, issuingContextStatement, [organizationId, schemaId]);
+  if (!row) return undefined;
+  return {
+    organization: {
+      id: organizationId,
+      name: row.name as string,
+      verificationStatus: row.verificationStatus as string,
+      verifiedAt: row.verifiedAt as Date | null,
+    },
+    schema: row['s.id'] ? unprefixed<IssuingSchema>(row, 's') : null,
+  };
+}
+
+/**
+ * A credential's holder page reads, in one statement: the credential (not deleted), its open offer (not revoked,
+ * completed or expired at $2: the newest), the latest expiry of any of its offers, and its organization as
+ * holders see it.
+ */
+const holderPageStatement = statement<Record<string, unknown>>(
+  'issuer_holder_page',
+  `select ${selectList(credentials, 'c', 'c')}, ${selectList(credentialOffers, 'f', 'f')},
+          (select max(x.expires_at) from credential_offers x where x.credential_id = c.id) as "latestOfferExpiry",
+          ${HOLDER_BRAND_COLUMNS}
+     from credentials c
+     ${holderBrandJoin('c.organization_id')}
+     left join lateral (
+       select * from credential_offers f
+        where f.credential_id = c.id and f.revoked_at is null and f.completed_at is null and f.expires_at > $2
+        order by f.created_at desc limit 1) f on true
+    where c.id = $1 and c.deleted_at is null`,
+);
+
+export async function findCredentialForHolderPage(db: Database, id: string, now = new Date()) {
+  const [row] = await runStatement(db, holderPageStatement, [id, now]);
+  if (!row) return undefined;
+  return {
+    credential: unprefixed<CredentialRow>(row, 'c'),
+    openOffer: row['f.id'] ? unprefixed<CredentialOfferRow>(row, 'f') : undefined,
+    latestOfferExpiry: (row.latestOfferExpiry as Date | null) ?? null,
+    brand: holderBrandOf(row),
+  };
+}
+
+/**
+ * An offer stored and its credential marked ISSUED (only from CREATED) in one statement, so both or neither
+ * happen. Answers the offer, and the credential's status and issue time when this statement issued it (null
+ * when something else changed it first, a revocation say).
+ */
+const offerStatement = statement<Record<string, unknown>>(
+  'issuer_insert_offer',
+  `with offer as (
+     insert into credential_offers as f
+            (id, credential_id, organization_id, pre_authorized_code_hash, tx_code_hash, expires_at)
+     values ($1, $2, $3, $4, $5, $6)
+     returning ${selectList(credentialOffers, 'f', 'f')}
+   ), issued as (
+     update credentials set status = 'ISSUED', issued_at = $7 where id = $2 and status = 'CREATED'
+     returning status, issued_at
+   )
+   select offer.*, issued.status as "issuedStatus", issued.issued_at as "issuedAt"
+     from offer left join issued on true`,
+);
+
+export type NewOffer = Pick<
+  typeof credentialOffers.$inferInsert,
+  'id' | 'credentialId' | 'organizationId' | 'preAuthorizedCodeHash' | 'txCodeHash' | 'expiresAt'
+>;
+
+export async function insertOfferAndIssue(db: Database, values: NewOffer, now = new Date()) {
+  const [row] = await runStatement(db, offerStatement, [
+    values.id,
+    values.credentialId,
+    values.organizationId,
+    values.preAuthorizedCodeHash,
+    values.txCodeHash ?? null,
+    values.expiresAt,
+    now,
+  ]);
+  return {
+    offer: unprefixed<CredentialOfferRow>(row!, 'f'),
+    issued: row!.issuedStatus ? { status: row!.issuedStatus as string, issuedAt: row!.issuedAt as Date } : null,
+  };
 }

@@ -53,17 +53,16 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { credential, offer, offerExpiresAt } = await credentialsService.getCredentialForConnect(
+        const { credential, offer, offerExpiresAt, brand } = await credentialsService.getCredentialForConnect(
           deps,
           request.params.id,
         );
-        const brand = await organizationsService.getOrganizationBrand(db, credential.organizationId);
         return {
           id: credential.id,
           status: credentialsService.effectiveStatus(credential, offerExpiresAt),
           credential_name: credential.name,
           recipient: { first_name: credential.recipientFirstName, last_name: credential.recipientLastName },
-          issuer: presentHolderOrganization(brand, ctx.config.publicUrl),
+          issuer: presentHolderOrganization(organizationsService.holderBrand(brand), ctx.config.publicUrl),
           claim_labels: credentialsService.claimLabelsOf(credential),
           connection_url: offer ? credentialsService.connectionUrl(deps, offer) : null,
           expires_at: offer ? offer.expiresAt.toISOString() : (offerExpiresAt?.toISOString() ?? null),
@@ -91,14 +90,11 @@ export function credentialsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         async (request, reply) => {
           const scope = requireOrganization(request);
-          const { credential, txCode, offerExpiresAt } = await credentialsService.createCredentialWithRecipient(
-            deps,
-            scope,
-            request.body,
-          );
+          const { credential, txCode, offerExpiresAt, organization } =
+            await credentialsService.createCredentialWithRecipient(deps, scope, request.body);
           const presented = presentCredential(credential, {
             offerExpiresAt,
-            organization: await organizationOf(scope.organizationId),
+            organization,
             publicUrl: ctx.config.publicUrl,
           });
           return reply.status(201).send({ ...presented, ...(txCode ? { tx_code: txCode } : {}) });

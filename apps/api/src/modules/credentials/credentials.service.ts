@@ -19,7 +19,6 @@ import {
   recordAuditEvent,
   recordAuditEvents,
 } from '../audit-events/audit-events.service.ts';
-import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
 import { claimLabel } from '../credential-schemas/platform-schema-display.ts';
 import * as kybService from '../kyb/kyb.service.ts';
@@ -54,17 +53,18 @@ export async function createCredentialWithRecipient(
   scope: { organizationId: string; userId: string | null; actor: AuditActor },
   input: CreateCredentialWithRecipientRequest,
 ) {
-  await kybService.assertOrganizationVerified(deps.db, scope.organizationId);
-  const record = await credentialSchemasService.getCredentialSchema(deps.db, {
-    organizationId: scope.organizationId,
-    id: input.credential.schema_id,
-  });
-  if (record.schema.issueDisabled) {
+  // One statement reads the organization's KYB state and name and the schema (issue 16).
+  const context = await repository.findIssuingContext(deps.db, scope.organizationId, input.credential.schema_id);
+  kybService.assertVerified(context?.organization);
+  const schemaRecord = context?.schema;
+  if (!schemaRecord) throw new AppError('CREDENTIAL_SCHEMA_NOT_FOUND');
+  if (schemaRecord.issueDisabled) {
     throw new AppError('CREDENTIAL_SCHEMA_ISSUE_DISABLED', {
       detail: 'This schema can be used for verification only.',
     });
   }
-  const attributes = record.attributes.map((a) => ({
+  const organization = { id: scope.organizationId, name: context.organization.name };
+  const attributes = schemaRecord.attributes.map((a) => ({
     name: a.name,
     type: a.type as AttributeType,
     description: a.description,
@@ -89,15 +89,15 @@ export async function createCredentialWithRecipient(
     deps.statusListSize,
   );
   const snapshot: SchemaSnapshot = {
-    id: record.schema.id,
-    name: record.schema.name,
-    slug: record.schema.slug,
+    id: schemaRecord.id,
+    name: schemaRecord.name,
+    slug: schemaRecord.slug,
     attributes,
   };
   const credential = await deps.db.transaction(async (tx) => {
     const inserted = await repository.insertCredential(tx, {
       organizationId: scope.organizationId,
-      schemaId: record.schema.id,
+      schemaId: schemaRecord.id,
       schemaSnapshot: snapshot as unknown as Record<string, unknown>,
       name: input.credential.name,
       description: input.credential.description || null,
@@ -113,15 +113,15 @@ export async function createCredentialWithRecipient(
     await recordAuditEvent(tx, scope, {
       action: 'credential.issued',
       target,
-      details: { ...details, schema_id: record.schema.id, tx_code: Boolean(input.tx_code) },
+      details: { ...details, schema_id: schemaRecord.id, tx_code: Boolean(input.tx_code) },
     });
     return inserted;
   });
-  if (!input.tx_code) return { credential, txCode: undefined, offerExpiresAt: null };
+  if (!input.tx_code) return { credential, txCode: undefined, offerExpiresAt: null, organization };
   // The PIN travels to the recipient separately from the link; only its hash is kept.
   const txCode = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const offered = await createOffer(deps, credential, txCode);
-  return { credential: offered.credential, txCode, offerExpiresAt: offered.offer.expiresAt };
+  return { credential: offered.credential, txCode, offerExpiresAt: offered.offer.expiresAt, organization };
 }
 
 /** The status shown: an ISSUED credential whose offer ran out without being claimed is EXPIRED. */
@@ -346,7 +346,9 @@ export function preAuthorizedCode(deps: Pick<CredentialDeps, 'offerCodeKey'>, of
 async function createOffer(deps: CredentialDeps, credential: repository.CredentialRow, txCode?: string) {
   // The pre-authorized code derives from the offer id, so it is known before the row exists.
   const id = randomUUID();
-  const offer = await repository.insertOffer(deps.db, {
+  // Stored with CREATED → ISSUED in one statement; when something else changed the credential meanwhile (a
+  // revocation), it is read again.
+  const { offer, issued } = await repository.insertOfferAndIssue(deps.db, {
     id,
     credentialId: credential.id,
     organizationId: credential.organizationId,
@@ -354,12 +356,10 @@ async function createOffer(deps: CredentialDeps, credential: repository.Credenti
     txCodeHash: txCode ? sha256(txCode) : null,
     expiresAt: new Date(Date.now() + deps.offerTtlDays * 86_400_000),
   });
-  // CREATED → ISSUED; when something else changed the credential meanwhile (a revocation), read it again.
-  const issued =
-    (await repository.markIssued(deps.db, credential.id)) ??
-    (await repository.findCredentialById(deps.db, credential.id)) ??
-    credential;
-  return { offer, credential: issued };
+  const current = issued
+    ? { ...credential, ...issued }
+    : ((await repository.findCredentialById(deps.db, credential.id)) ?? credential);
+  return { offer, credential: current };
 }
 
 /**
@@ -370,9 +370,11 @@ async function createOffer(deps: CredentialDeps, credential: repository.Credenti
 export async function ensureOffer(
   deps: CredentialDeps,
   credential: repository.CredentialRow,
+  /** The open offer when the caller read it with the credential (null: none). */
+  known?: repository.CredentialOfferRow | null,
 ): Promise<{ offer?: repository.CredentialOfferRow; credential: repository.CredentialRow }> {
   if (credential.status === 'REVOKED' || credential.status === 'CLAIMED') return { credential };
-  const open = await repository.findOpenOffer(deps.db, credential.id);
+  const open = known === undefined ? await repository.findOpenOffer(deps.db, credential.id) : known;
   if (open) return { offer: open, credential };
   if (credential.status === 'ISSUED') return { credential };
   return createOffer(deps, credential);
@@ -413,11 +415,15 @@ export function connectionUrl(deps: Pick<CredentialDeps, 'publicUrl'>, offer: re
   return `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(offerUri(deps, offer))}`;
 }
 
+/**
+ * The holder page's credential (one statement with its open offer, its offers' latest expiry and its organization;
+ * a second one when the credential is offered here for the first time).
+ */
 export async function getCredentialForConnect(deps: CredentialDeps, id: string) {
-  const credential = await repository.findCredentialById(deps.db, id);
-  if (!credential) throw new AppError('CREDENTIAL_NOT_FOUND');
-  const { offer, credential: current } = await ensureOffer(deps, credential);
+  const row = await repository.findCredentialForHolderPage(deps.db, id);
+  if (!row) throw new AppError('CREDENTIAL_NOT_FOUND');
+  const { offer, credential } = await ensureOffer(deps, row.credential, row.openOffer ?? null);
   // A credential is offered once (a new offer only while it has none), so an open offer is the latest.
-  const offerExpiresAt = offer ? offer.expiresAt : await repository.findLatestOfferExpiry(deps.db, id);
-  return { credential: current, offer, offerExpiresAt };
+  const offerExpiresAt = offer ? offer.expiresAt : row.latestOfferExpiry;
+  return { credential, offer, offerExpiresAt, brand: row.brand };
 }

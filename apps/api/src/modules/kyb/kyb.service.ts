@@ -28,7 +28,11 @@ export function isPlatformAdmin(
 
 /** Issuing calls this: only an organization approved by KYB may issue credentials. */
 export async function assertOrganizationVerified(db: Database, organizationId: string) {
-  const row = await repository.findOrganizationVerification(db, organizationId);
+  assertVerified(await repository.findOrganizationVerification(db, organizationId));
+}
+
+/** The same check on an organization's KYB state read by the caller (undefined: no such organization). */
+export function assertVerified(row: { verificationStatus: string; verifiedAt: Date | null } | undefined) {
   if (row?.verificationStatus !== 'APPROVED' || row.verifiedAt === null) {
     throw new AppError('ORGANIZATION_NOT_VERIFIED', {
       detail: 'The organization must be verified (KYB) before it can issue credentials.',

@@ -1,8 +1,34 @@
-import { type Database, runStatement, schema, statement } from '@cp/db';
+import { type Database, runStatement, schema, statement, unprefixed } from '@cp/db';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 
 const { organizations, memberships, membershipExclusions } = schema;
 export type OrganizationRow = typeof organizations.$inferSelect;
+
+// ---- the organization as holders see it, read with what a holder page or a wallet asks for ----------------------
+
+/**
+ * Columns of a hand-written statement (runStatement) that joins holderBrandJoin: the organization's public facts,
+ * and its logo file (`m`) when it is a file of its own; whether that file is a public logo is the organizations
+ * service's decision (holderBrand).
+ */
+export const HOLDER_BRAND_COLUMNS = `o.name as "o.name", o.verification_status as "o.verificationStatus",
+  o.verified_at as "o.verifiedAt", o.brand_color as "o.brandColor",
+  m.id as "m.id", m.visibility as "m.visibility", m.storage_key as "m.storageKey"`;
+
+/** Joins the organization whose id is `organizationId` (an expression of the statement) as `o`, and its logo file. */
+export const holderBrandJoin = (organizationId: string) => `join organizations o on o.id = ${organizationId}
+  left join media m on m.id = o.logo_media_id and m.organization_id = o.id`;
+
+/** The organization and its logo file as HOLDER_BRAND_COLUMNS name them. */
+export interface HolderBrandRow {
+  organization: Pick<OrganizationRow, 'name' | 'verificationStatus' | 'verifiedAt' | 'brandColor'>;
+  logo: { id: string; visibility: string; storageKey: string } | null;
+}
+
+export const holderBrandOf = (row: Record<string, unknown>): HolderBrandRow => ({
+  organization: unprefixed(row, 'o'),
+  logo: row['m.id'] ? unprefixed(row, 'm') : null,
+});
 
 /** Organizations the user belongs to with the user's role in each, oldest first (a stable order for the switcher). */
 export function findOrganizationsForUser(db: Database, userId: string) {

@@ -205,6 +205,12 @@ export async function getOrganizationBrand(
   return { organization, logo: publicLogo(media ?? null) };
 }
 
+/** The organization as a holder page shows it (presentHolderOrganization), from what a statement read of it. */
+export const holderBrand = (row: repository.HolderBrandRow) => ({
+  organization: row.organization,
+  logo: publicLogo(row.logo),
+});
+
 /**
  * The organization's logo file (read by the caller among the organization's own media) as holders may see it: only
  * while it is a public logo image; null otherwise.

@@ -246,12 +246,6 @@ async function loadIndividual(deps: VerifierDeps, id: string) {
   return row;
 }
 
-/** The organization as a holder page shows it, from what an attempt's statement read (its logo if public). */
-const holderBrand = (brand: repository.AttemptBrandRow) => ({
-  organization: brand.organization,
-  logo: organizationsService.publicLogo(brand.logo),
-});
-
 /**
  * The holder page's data (one statement): who asks, for what, and the `openid4vp://` link while the attempt is
  * open. The requested claims take the labels of the verification's schema (platform schemas are translated); those
@@ -269,7 +263,7 @@ export async function connectData(deps: VerifierDeps, individualId: string) {
     id: individual.id,
     status: individual.status as IndividualStatus,
     verification: { name: verification.name, description: verification.description },
-    verifier: presentHolderOrganization(holderBrand(row.brand), deps.publicUrl),
+    verifier: presentHolderOrganization(organizationsService.holderBrand(row.brand), deps.publicUrl),
     requested_claims: frozen.requestedClaims.map((c) => c.name),
     requested_claim_labels: frozen.requestedClaims.map((c) => claimLabel(schema, c.name)),
     connection_url: isOpen(individual.status) ? link : null,

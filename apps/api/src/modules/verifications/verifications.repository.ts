@@ -1,5 +1,6 @@
-import { type Database, runStatement, schema, statement } from '@cp/db';
-import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { type Database, runStatement, schema, selectList, statement, unprefixed } from '@cp/db';
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { HOLDER_BRAND_COLUMNS, holderBrandJoin, holderBrandOf } from '../organizations/organizations.repository.ts';
 
 const { verifications, verificationIndividuals, credentialSchemas, users } = schema;
 
@@ -13,33 +14,6 @@ export interface VerificationRecord {
   schemaName: string;
   creator: { id: string; firstName: string | null; lastName: string | null } | null;
   usage: { total: number; verified: number; failed: number };
-}
-
-/**
- * The columns `fields` of `table` (all when not given) under `alias`, each named `<prefix>.<field>` after the
- * schema's field, for hand-written statements (runStatement) whose rows `unprefixed` splits back into rows.
- */
-function selectList(alias: string, prefix: string, table: Table, fields: readonly string[] = fieldsOf(table)) {
-  // Field lists are checked against the rows' types where declared; a name without a column fails at start.
-  const columns: Record<string, { name: string } | undefined> = getTableColumns(table);
-  return fields
-    .map((field) => {
-      const column = columns[field];
-      if (!column) throw new Error(`No column for ${field}`);
-      return `${alias}."${column.name}" as "${prefix}.${field}"`;
-    })
-    .join(', ');
-}
-
-type Table = typeof verificationIndividuals | typeof verifications;
-const fieldsOf = (table: Table) => Object.keys(getTableColumns(table));
-
-/** The fields a statement's row names `<prefix>.<field>` (selectList), as one object. */
-function unprefixed<T>(row: Record<string, unknown>, prefix: string): T {
-  const fields: Record<string, unknown> = {};
-  const start = `${prefix}.`;
-  for (const key in row) if (key.startsWith(start)) fields[key.slice(start.length)] = row[key];
-  return fields as T;
 }
 
 const live = (organizationId: string) =>
@@ -211,7 +185,7 @@ const insertStatement = statement<Record<string, unknown>>(
           (id, verification_id, organization_id, customer_id, customer_binding, nonce, state,
            response_key_ciphertext, response_key_public, request)
    values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb)
-   returning ${selectList('vi', 'i', verificationIndividuals)}`,
+   returning ${selectList(verificationIndividuals, 'vi', 'i')}`,
 );
 
 /** Inserts an attempt (one prepared statement: a holder opening a link is on the hot path too); answers its row. */
@@ -372,8 +346,8 @@ export type ResponseVerification = Pick<VerificationRow, (typeof RESPONSE_VERIFI
  */
 const responseStatement = statement<Record<string, unknown>>(
   'verifier_response_individual',
-  `select ${selectList('vi', 'i', verificationIndividuals, RESPONSE_INDIVIDUAL_FIELDS)},
-          ${selectList('v', 'v', verifications, RESPONSE_VERIFICATION_FIELDS)},
+  `select ${selectList(verificationIndividuals, 'vi', 'i', RESPONSE_INDIVIDUAL_FIELDS)},
+          ${selectList(verifications, 'v', 'v', RESPONSE_VERIFICATION_FIELDS)},
           (select coalesce(json_agg(json_build_object(
               'id', a.id, 'name', a.name, 'kind', a.kind, 'certificatePem', a.certificate_pem,
               'listCertificates', a.list_certificates) order by a.created_at, a.id), '[]'::json)
@@ -504,7 +478,7 @@ const attemptSchemaOf = (row: Record<string, unknown>): AttemptSchema | null =>
 
 const verificationToAttemptStatement = statement<Record<string, unknown>>(
   'verifier_verification_to_attempt',
-  `select ${selectList('v', 'v', verifications)},
+  `select ${selectList(verifications, 'v', 'v')},
           s.id is not null as "schemaFound", s.organization_id as "schemaOwner", s.slug as "schemaSlug"
      from verifications v ${SCHEMA_JOIN}
     where v.id = $1 and v.deleted_at is null`,
@@ -517,26 +491,6 @@ export async function findVerificationToAttempt(db: Database, id: string) {
   return { verification: unprefixed<VerificationRow>(row, 'v'), schema: attemptSchemaOf(row) };
 }
 
-/**
- * The organization as a holder sees it, read with the attempt: its public facts, and its logo image (`m`, joined to
- * `o`) when it is a file of its own; whether that file is a public logo is the organizations service's decision.
- */
-const BRAND_COLUMNS = `o.name as "o.name", o.verification_status as "o.verificationStatus", o.verified_at as "o.verifiedAt",
-          o.brand_color as "o.brandColor", m.id as "m.id", m.visibility as "m.visibility", m.storage_key as "m.storageKey"`;
-const BRAND_JOIN = `join organizations o on o.id = v.organization_id
-     left join media m on m.id = o.logo_media_id and m.organization_id = o.id`;
-
-/** The organization and its logo file as BRAND_COLUMNS name them. */
-export interface AttemptBrandRow {
-  organization: { name: string; verificationStatus: string; verifiedAt: Date | null; brandColor: string | null };
-  logo: { id: string; visibility: string; storageKey: string } | null;
-}
-
-const brandOf = (row: Record<string, unknown>): AttemptBrandRow => ({
-  organization: unprefixed(row, 'o'),
-  logo: row['m.id'] ? unprefixed(row, 'm') : null,
-});
-
 /** Of an attempt, the holder page shows its state and what it asks for. */
 const HOLDER_PAGE_INDIVIDUAL_FIELDS = [
   'id',
@@ -547,13 +501,13 @@ const HOLDER_PAGE_VERIFICATION_FIELDS = ['name', 'description'] as const satisfi
 
 const holderPageStatement = statement<Record<string, unknown>>(
   'verifier_holder_page',
-  `select ${selectList('vi', 'i', verificationIndividuals, HOLDER_PAGE_INDIVIDUAL_FIELDS)},
-          ${selectList('v', 'v', verifications, HOLDER_PAGE_VERIFICATION_FIELDS)},
+  `select ${selectList(verificationIndividuals, 'vi', 'i', HOLDER_PAGE_INDIVIDUAL_FIELDS)},
+          ${selectList(verifications, 'v', 'v', HOLDER_PAGE_VERIFICATION_FIELDS)},
           s.id is not null as "schemaFound", s.organization_id as "schemaOwner", s.slug as "schemaSlug",
-          ${BRAND_COLUMNS}
+          ${HOLDER_BRAND_COLUMNS}
      from verification_individuals vi
      join verifications v on v.id = vi.verification_id
-     ${BRAND_JOIN}
+     ${holderBrandJoin('v.organization_id')}
      ${SCHEMA_JOIN}
     where vi.id = $1 and v.deleted_at is null`,
 );
@@ -566,7 +520,7 @@ export async function findHolderPage(db: Database, id: string) {
     individual: unprefixed<Pick<VerificationIndividualRow, (typeof HOLDER_PAGE_INDIVIDUAL_FIELDS)[number]>>(row, 'i'),
     verification: unprefixed<Pick<VerificationRow, (typeof HOLDER_PAGE_VERIFICATION_FIELDS)[number]>>(row, 'v'),
     schema: attemptSchemaOf(row),
-    brand: brandOf(row),
+    brand: holderBrandOf(row),
   };
 }
 
@@ -600,12 +554,12 @@ const requestObjectStatement = statement<Record<string, unknown>>(
                      where v.id = u.verification_id and v.deleted_at is null
                        and (v.type <> 'SINGLE' or v.completed_at is null))
      returning id)
-   select ${selectList('vi', 'i', verificationIndividuals, REQUEST_INDIVIDUAL_FIELDS)},
-          ${selectList('v', 'v', verifications, REQUEST_VERIFICATION_FIELDS)},
-          ${BRAND_COLUMNS}
+   select ${selectList(verificationIndividuals, 'vi', 'i', REQUEST_INDIVIDUAL_FIELDS)},
+          ${selectList(verifications, 'v', 'v', REQUEST_VERIFICATION_FIELDS)},
+          ${HOLDER_BRAND_COLUMNS}
      from verification_individuals vi
      join verifications v on v.id = vi.verification_id
-     ${BRAND_JOIN}
+     ${holderBrandJoin('v.organization_id')}
     where vi.id = $1 and v.deleted_at is null`,
 );
 
@@ -621,6 +575,6 @@ export async function findIndividualForRequest(db: Database, id: string, markReq
   return {
     individual: unprefixed<RequestIndividual>(row, 'i'),
     verification: unprefixed<Pick<VerificationRow, (typeof REQUEST_VERIFICATION_FIELDS)[number]>>(row, 'v'),
-    brand: brandOf(row),
+    brand: holderBrandOf(row),
   };
 }
