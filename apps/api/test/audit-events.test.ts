@@ -193,7 +193,14 @@ describe('who did what: the actor and the target of each change', () => {
       ['credential.deleted', 'USER'],
       ['credential.issued', 'USER'],
     ]);
+    // Issuing stores the event in the credential's own statement: the actor is labelled there as everywhere.
+    expect(events.find((e) => e.target.id === two.id && e.action === 'credential.issued')?.actor).toEqual({
+      type: 'API_KEY',
+      id: acme.key.id,
+      label: 'Acme CRM',
+    });
     expect(events.find((e) => e.target.id === one.id && e.action === 'credential.issued')).toMatchObject({
+      actor: { type: 'USER', id: acme.member.user.id, label: 'Grace Lovelace' },
       target: { type: 'credential', label: 'Work Certificate — Kim Lee' },
       details: {
         credential_name: 'Work Certificate',

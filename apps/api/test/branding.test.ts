@@ -6,7 +6,14 @@ import { clientAuthenticationNone, setGlobalConfig } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import {
+  buildOrganization,
+  buildUser,
+  buildVerifiedOrganization,
+  startTestApp,
+  type TestApp,
+  WORK_CERTIFICATE_CLAIMS,
+} from './harness.ts';
 import { multipart, pdf } from './security-fixtures.ts';
 
 /**
@@ -282,17 +289,7 @@ describe('the holder pages: who issues and who asks', () => {
   it("labels a platform schema's claims in every language on the claim page", async () => {
     const schemas = await t.app.inject({ url: '/api/schemas?limit=100', headers: org.headers });
     const work = (schemas.json().results as CredentialSchema[]).find((s) => s.slug === 'work-certificate')!;
-    const id = await issueCredential(work.id, {
-      first_name: 'Grace',
-      last_name: 'Hopper',
-      date_of_birth: '1906-12-09',
-      job_title: 'Rear admiral',
-      location: 'Arlington',
-      employment_type: 'Full time',
-      start_date: '1943-12-01',
-      end_date: '1986-08-14',
-      description: 'Naval Reserve',
-    });
+    const id = await issueCredential(work.id, WORK_CERTIFICATE_CLAIMS);
     const labels = (await credentialConnect(id)).json.claim_labels;
     expect(labels.find((l) => l.name === 'job_title')?.label).toEqual({
       en: 'Job title',

@@ -165,6 +165,19 @@ export async function buildOrganization(t: TestApp, memberUserId: string, name =
  * An organization that passed KYB, with a member and one credential schema of its own: the starting
  * point of every issuing test.
  */
+/** Claims of the platform's Work Certificate schema (slug `work-certificate`), every attribute given. */
+export const WORK_CERTIFICATE_CLAIMS = {
+  first_name: 'Grace',
+  last_name: 'Hopper',
+  date_of_birth: '1906-12-09',
+  job_title: 'Rear admiral',
+  location: 'Arlington',
+  employment_type: 'Full time',
+  start_date: '1943-12-01',
+  end_date: '1986-08-14',
+  description: 'Naval Reserve',
+};
+
 export async function buildVerifiedOrganization(t: TestApp, name: string, schemaInput: CreateCredentialSchemaRequest) {
   const member = await buildUser(t);
   const organization = await buildOrganization(t, member.user.id, name);

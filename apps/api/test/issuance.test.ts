@@ -16,7 +16,14 @@ import { schema } from '@cp/db';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as credentialSchemasService from '../src/modules/credential-schemas/credential-schemas.service.ts';
-import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
+import {
+  buildOrganization,
+  buildUser,
+  buildVerifiedOrganization,
+  startTestApp,
+  type TestApp,
+  WORK_CERTIFICATE_CLAIMS,
+} from './harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -437,17 +444,7 @@ describe('the schema a credential is issued from', () => {
       slug: string;
     }[];
     const work = schemas.find((s) => s.slug === 'work-certificate')!;
-    const platform = await issue(work.id, {
-      first_name: 'Grace',
-      last_name: 'Hopper',
-      date_of_birth: '1906-12-09',
-      job_title: 'Rear admiral',
-      location: 'Arlington',
-      employment_type: 'Full time',
-      start_date: '1943-12-01',
-      end_date: '1986-08-14',
-      description: 'Naval Reserve',
-    });
+    const platform = await issue(work.id, WORK_CERTIFICATE_CLAIMS);
     expect(platform.statusCode, platform.body).toBe(201);
     const kyc = schemas.find((s) => s.slug === 'kyc')!;
     const verifyOnly = await issue(kyc.id, { first_name: 'Grace' });

@@ -2,7 +2,7 @@ import { AUDIT_EVENTS_TOTAL_MAX, type AuditActorType, type AuditTargetType, audi
 import { type Database, schema } from '@cp/db';
 import { and, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 
-const { auditEvents, apiKeys, users } = schema;
+const { auditEvents } = schema;
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 
 export interface NewAuditEvent {
@@ -19,11 +19,53 @@ export interface NewAuditEvent {
   details: Record<string, unknown>;
 }
 
-/** A user as the log names them: their full name, else their e-mail, else their username (as it is now). */
-const userLabel = (userId: string) =>
-  sql<string>`(select coalesce(nullif(btrim(concat_ws(' ', ${users.firstName}, ${users.lastName})), ''), ${users.email}, ${users.username}) from ${users} where ${users.id} = ${userId})`;
-const apiKeyLabel = (apiKeyId: string) =>
-  sql<string>`(select ${apiKeys.name} from ${apiKeys} where ${apiKeys.id} = ${apiKeyId})`;
+/**
+ * A user as the log names them: their full name, else their e-mail, else their username (as it is now); an API key by
+ * its name. `id` is an SQL expression of the user's (the key's) id.
+ */
+const USER_LABEL = (id: string) =>
+  `(select coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email, u.username) from users u where u.id = ${id})`;
+const API_KEY_LABEL = (id: string) => `(select k.name from api_keys k where k.id = ${id})`;
+
+/** One of the labels above with the id bound as a parameter of a Drizzle query. */
+function boundLabel(label: (id: string) => string, id: string) {
+  const [before, after] = label('\u0000').split('\u0000');
+  return sql<string>`${sql.raw(before!)}${id}::uuid${sql.raw(after!)}`;
+}
+const userLabel = (userId: string) => boundLabel(USER_LABEL, userId);
+const apiKeyLabel = (apiKeyId: string) => boundLabel(API_KEY_LABEL, apiKeyId);
+
+/**
+ * For a hand-written statement that stores an event with its cause (runStatement, as one statement is all or
+ * nothing): `insert into audit_events … select … from <source>`, one event per row of `source` (a CTE), taking the
+ * event's values (auditEventValues) as parameters `$first` to `$first + 9`. The actor is labelled as
+ * insertAuditEvents labels it, in the same statement.
+ */
+export function auditEventInsertSql(source: string, first: number) {
+  const $ = (i: number) => `$${first + i}`;
+  return `insert into audit_events (organization_id, actor_type, actor_user_id, actor_api_key_id, actor_label, action,
+            target_type, target_id, target_label, details)
+     select ${$(0)}::uuid, ${$(1)}::text, ${$(2)}::uuid, ${$(3)}::uuid,
+            case when ${$(2)}::uuid is not null then ${USER_LABEL(`${$(2)}::uuid`)}
+                 when ${$(3)}::uuid is not null then ${API_KEY_LABEL(`${$(3)}::uuid`)}
+                 else ${$(4)}::text end,
+            ${$(5)}::text, ${$(6)}::text, ${$(7)}::text, ${$(8)}::text, ${$(9)}::jsonb
+       from ${source}`;
+}
+
+/** An event's values in the order auditEventInsertSql takes them. */
+export const auditEventValues = (event: NewAuditEvent) => [
+  event.organizationId,
+  event.actorType,
+  event.actorUserId,
+  event.actorApiKeyId,
+  event.actorLabel,
+  event.action,
+  event.targetType,
+  event.targetId,
+  event.targetLabel,
+  JSON.stringify(event.details),
+];
 
 /**
  * One INSERT for all the events (`db` is the caller's transaction handle). The actor's label is read in the

@@ -8,15 +8,15 @@ import {
   type CredentialStatus,
 } from '@cp/contracts';
 import { type AttributeType, buildClaims } from '@cp/credentials';
-import type { Database } from '@cp/db';
+import { type Database, uuidv7 } from '@cp/db';
 import { AppError } from '../../errors/app-error.ts';
 import { hmacSha256, sha256 } from '../../lib/crypto.ts';
 import { csvRecord, UTF8_BOM } from '../../lib/csv.ts';
 import { calendarDay, isoInTimeZone, startOfDay, startOfNextDay } from '../../lib/time-zone.ts';
 import {
   type AuditActor,
+  auditEventRow,
   credentialTarget,
-  recordAuditEvent,
   recordAuditEvents,
 } from '../audit-events/audit-events.service.ts';
 import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
@@ -94,29 +94,32 @@ export async function createCredentialWithRecipient(
     slug: schemaRecord.slug,
     attributes,
   };
-  const credential = await deps.db.transaction(async (tx) => {
-    const inserted = await repository.insertCredential(tx, {
-      organizationId: scope.organizationId,
-      schemaId: schemaRecord.id,
-      schemaSnapshot: snapshot as unknown as Record<string, unknown>,
-      name: input.credential.name,
-      description: input.credential.description || null,
-      recipientEmail: input.recipient.email,
-      recipientFirstName: input.recipient.first_name,
-      recipientLastName: input.recipient.last_name,
-      claims: typed.claims,
-      statusListId,
-      statusIndex,
-      createdByUserId: scope.userId,
-    });
-    const { target, details } = credentialTarget(inserted);
-    await recordAuditEvent(tx, scope, {
+  const values = {
+    id: uuidv7(),
+    organizationId: scope.organizationId,
+    schemaId: schemaRecord.id,
+    schemaSnapshot: snapshot as unknown as Record<string, unknown>,
+    name: input.credential.name,
+    description: input.credential.description || null,
+    recipientEmail: input.recipient.email,
+    recipientFirstName: input.recipient.first_name,
+    recipientLastName: input.recipient.last_name,
+    claims: typed.claims,
+    statusListId,
+    statusIndex,
+    createdByUserId: scope.userId,
+  };
+  // Stored with its audit event in one statement (all or nothing).
+  const { target, details } = credentialTarget(values);
+  const credential = await repository.createCredentialWithEvent(
+    deps.db,
+    values,
+    auditEventRow(scope, {
       action: 'credential.issued',
       target,
       details: { ...details, schema_id: schemaRecord.id, tx_code: Boolean(input.tx_code) },
-    });
-    return inserted;
-  });
+    }),
+  );
   if (!input.tx_code) return { credential, txCode: undefined, offerExpiresAt: null, organization };
   // The PIN travels to the recipient separately from the link; only its hash is kept.
   const txCode = String(randomInt(0, 1_000_000)).padStart(6, '0');

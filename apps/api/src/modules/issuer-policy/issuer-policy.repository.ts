@@ -1,4 +1,4 @@
-import { type Database, schema } from '@cp/db';
+import { type Database, runStatement, schema, statement } from '@cp/db';
 import { eq } from 'drizzle-orm';
 
 const { organizationIssuerPolicies } = schema;
@@ -10,6 +10,19 @@ export async function findIssuerPolicy(db: Database, organizationId: string) {
     .select()
     .from(organizationIssuerPolicies)
     .where(eq(organizationIssuerPolicies.organizationId, organizationId));
+  return row;
+}
+
+const policyStatement = statement<Pick<IssuerPolicyRow, 'dpopRequired' | 'walletAttestationRequired' | 'updatedAt'>>(
+  'issuer_policy',
+  `select dpop_required as "dpopRequired", wallet_attestation_required as "walletAttestationRequired",
+          updated_at as "updatedAt"
+     from organization_issuer_policies where organization_id = $1`,
+);
+
+/** The same read as a prepared statement on the database handle (not in a transaction): the token endpoint's. */
+export async function readIssuerPolicy(db: Database, organizationId: string) {
+  const [row] = await runStatement(db, policyStatement, [organizationId]);
   return row;
 }
 

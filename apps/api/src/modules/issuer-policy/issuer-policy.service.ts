@@ -14,9 +14,18 @@ export interface IssuerPolicy {
 
 const DEFAULT_POLICY: IssuerPolicy = { dpopRequired: false, walletAttestationRequired: false, updatedAt: null };
 
-/** The policy the issuer applies (no row: nothing demanded). Read on every token request, in every process. */
+/** The policy the issuer applies (no row: nothing demanded). */
 export async function findIssuerPolicy(db: Database, organizationId: string): Promise<IssuerPolicy> {
   const row = await repository.findIssuerPolicy(db, organizationId);
+  return row ?? DEFAULT_POLICY;
+}
+
+/**
+ * The same, read on every token request in every process (a prepared statement on the database handle: no query
+ * built per request), so a change applies to the next request.
+ */
+export async function readIssuerPolicy(db: Database, organizationId: string): Promise<IssuerPolicy> {
+  const row = await repository.readIssuerPolicy(db, organizationId);
   return row ?? DEFAULT_POLICY;
 }
 

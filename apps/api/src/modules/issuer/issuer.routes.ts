@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { registerOAuthErrorHandler } from '../../plugins/oauth-errors.ts';
 import { publicCors } from '../../plugins/public-cors.ts';
-import { findIssuerPolicy } from '../issuer-policy/issuer-policy.service.ts';
+import { readIssuerPolicy } from '../issuer-policy/issuer-policy.service.ts';
 import { issuerUrl } from '../organization-keys/identifiers.ts';
 import * as authorizationService from './authorization-code.service.ts';
 import { codePage, emailPage, messagePage } from './authorize-page.ts';
@@ -145,9 +145,9 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
   const attestationDeps = dpopDeps;
   /** The organization's issuer policy, read at most once for a request (and only when asked for). */
   const policyOnce = (organizationId: string) => {
-    let read: ReturnType<typeof findIssuerPolicy> | undefined;
+    let read: ReturnType<typeof readIssuerPolicy> | undefined;
     return () => {
-      read ??= findIssuerPolicy(deps.db, organizationId);
+      read ??= readIssuerPolicy(deps.db, organizationId);
       return read;
     };
   };
