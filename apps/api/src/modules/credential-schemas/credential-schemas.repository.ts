@@ -14,8 +14,16 @@ export interface CredentialSchemaRecord {
 }
 
 /** The organization's own schemas and the platform's (organization_id null). */
+/** The schemas an organization sees: its own and the platform's. */
 const visibleTo = (organizationId: string) =>
   or(eq(credentialSchemas.organizationId, organizationId), isNull(credentialSchemas.organizationId)) as SQL;
+
+/**
+ * The same rule for a hand-written statement (runStatement): schema `alias` is one the organization whose id is the
+ * SQL expression `organizationId` sees.
+ */
+export const schemaVisibleSql = (alias: string, organizationId: string) =>
+  `(${alias}.organization_id = ${organizationId} or ${alias}.organization_id is null)`;
 
 const creatorColumns = { firstName: users.firstName, lastName: users.lastName, username: users.username };
 

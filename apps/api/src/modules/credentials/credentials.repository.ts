@@ -19,6 +19,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import { auditEventInsertSql, auditEventValues, type NewAuditEvent } from '../audit-events/audit-events.repository.ts';
+import { schemaVisibleSql } from '../credential-schemas/credential-schemas.repository.ts';
 import { HOLDER_BRAND_COLUMNS, holderBrandJoin, holderBrandOf } from '../organizations/organizations.repository.ts';
 import { statusListShuffleRange } from './status-list-shuffle.ts';
 
@@ -1051,7 +1052,7 @@ const issuingContextStatement = statement<Record<string, unknown>>(
              from credential_schema_attributes a where a.schema_id = s.id) as "s.attributes"
      from organizations o
      left join credential_schemas s
-       on s.id = $2 and (s.organization_id = o.id or s.organization_id is null) and s.deleted_at is null
+       on s.id = $2 and ${schemaVisibleSql('s', 'o.id')} and s.deleted_at is null
     where o.id = $1`,
 );
 

@@ -1,5 +1,6 @@
 import { type Database, runStatement, schema, selectList, statement, unprefixed } from '@cp/db';
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { schemaVisibleSql } from '../credential-schemas/credential-schemas.repository.ts';
 import { HOLDER_BRAND_COLUMNS, holderBrandJoin, holderBrandOf } from '../organizations/organizations.repository.ts';
 
 const { verifications, verificationIndividuals, credentialSchemas, users } = schema;
@@ -471,7 +472,7 @@ export interface AttemptSchema {
 
 /** Joined to a verification `v` as `s`: its schema when the organization sees it (see AttemptSchema). */
 const SCHEMA_JOIN = `left join credential_schemas s
-    on s.id = v.schema_id and (s.organization_id = v.organization_id or s.organization_id is null)`;
+    on s.id = v.schema_id and ${schemaVisibleSql('s', 'v.organization_id')}`;
 
 const attemptSchemaOf = (row: Record<string, unknown>): AttemptSchema | null =>
   row.schemaFound ? { organizationId: row.schemaOwner as string | null, slug: row.schemaSlug as string } : null;
