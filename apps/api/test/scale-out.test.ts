@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
-import { buildVerifiedOrganization, freePort, type TestApp } from './harness.ts';
+import { buildVerifiedOrganization, freePort, freePorts, type TestApp } from './harness.ts';
 import { claimCredential, fetchHttp, makeHolder, presentCredential, type WalletHttp } from './support/wallet.ts';
 
 /**
@@ -163,7 +163,8 @@ describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on Postgr
     });
     await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
 
-    const [portA, portB] = [await freePort(), await freePort()];
+    // Distinct from each other (two calls of freePort may hand out the same port just closed).
+    const [portA, portB] = await freePorts(2);
     urlA = `http://127.0.0.1:${portA}`;
     urlB = `http://127.0.0.1:${portB}`;
     env = {
