@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { schema } from '@cp/db';
@@ -13,7 +14,7 @@ import { loadConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
-import { buildVerifiedOrganization, freePort, freePorts, type TestApp } from './harness.ts';
+import { buildVerifiedOrganization, freePorts, type TestApp } from './harness.ts';
 import { claimCredential, fetchHttp, makeHolder, presentCredential, type WalletHttp } from './support/wallet.ts';
 
 /**
@@ -82,12 +83,32 @@ async function ready(proc: Proc, url: string) {
     `${proc.name} to be ready`,
     async () => {
       if (proc.child.exitCode !== null) return 'exited' as const;
-      const response = await fetch(url);
+      // Bounded: until the child listens, the port may belong to something that accepts and never answers.
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       return response.status === 200 ? ('ready' as const) : undefined;
     },
     120_000,
   ).catch((err: Error) => err.message);
   if (outcome !== 'ready') throw new Error(`${proc.name}: ${outcome}\n--- output ---\n${proc.output.join('')}`);
+}
+
+/**
+ * Runs `launch` on `n` ports that were free a moment ago. A child process binds its port only seconds later, and
+ * something else on the machine (another test file's server) can take it in between: the child then stops with
+ * EADDRINUSE. Whatever `launch` started (it adds each process to `started`) is then stopped and started again on
+ * new ports, at most three times.
+ */
+async function onFreePorts<T>(n: number, launch: (ports: number[], started: Proc[]) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const started: Proc[] = [];
+    try {
+      return await launch(await freePorts(n), started);
+    } catch (err) {
+      if (attempt === 3 || !(err as Error).message.includes('EADDRINUSE')) throw err;
+      for (const proc of started) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+      await Promise.all(started.map((proc) => proc.exited));
+    }
+  }
 }
 
 describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on PostgreSQL, S3 and SMTP', () => {
@@ -113,16 +134,18 @@ describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on Postgr
     return fetch(`${base}${pathname}`, { ...init, headers: { ...headers, ...init.headers } });
   };
 
-  const startWorker = async (name: string) => {
-    const healthPort = await freePort();
+  const launchWorker = async (name: string, healthPort: number, started: Proc[]) => {
     const proc = start(name, 'apps/api/src/worker.ts', {
       ...env,
       DATA_DIR: path.join(dataDir, name),
       WORKER_HEALTH_PORT: String(healthPort),
     });
+    started.push(proc);
     await ready(proc, `http://127.0.0.1:${healthPort}/health/ready`);
     return proc;
   };
+  const startWorker = (name: string) =>
+    onFreePorts(1, ([healthPort], started) => launchWorker(name, healthPort as number, started));
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'cp-scale-'));
@@ -131,17 +154,16 @@ describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on Postgr
     await admin.query(`CREATE DATABASE ${databaseName}`);
     await admin.end();
 
-    const s3Port = await freePort();
+    // The test's own servers listen on port 0 and say which port they got: nothing can take it in between.
     s3 = new S3rver({
-      port: s3Port,
+      port: 0,
       address: '127.0.0.1',
       silent: true,
       directory: path.join(dataDir, 's3'),
       configureBuckets: [{ name: 'cp-scale', configs: [] }],
     });
-    await s3.run();
+    const s3Port = (await s3.run()).port;
 
-    const smtpPort = await freePort();
     smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -161,53 +183,57 @@ describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on Postgr
         });
       },
     });
-    await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+    const smtpPort = await new Promise<number>((resolve) =>
+      smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port)),
+    );
 
-    // Distinct from each other (two calls of freePort may hand out the same port just closed).
-    const [portA, portB] = await freePorts(2);
-    urlA = `http://127.0.0.1:${portA}`;
-    urlB = `http://127.0.0.1:${portB}`;
-    env = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PUBLIC_URL: urlA,
-      DATABASE_URL: databaseUrl.href,
-      MASTER_KEY: randomBytes(32).toString('base64'),
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-      S3_BUCKET: 'cp-scale',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      ACCOUNT_CENTER_ENABLED: 'false',
-      OIDC_ISSUER: 'http://127.0.0.1:9',
-      OIDC_CLIENT_SECRET: 'scale-out-test-client-secret',
-      JOB_LEASE_SECONDS: '10',
-      SHUTDOWN_TIMEOUT_SECONDS: '20',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      CONSOLE_DIST: path.join(dataDir, 'no-console'),
-    };
-
+    // Kept across attempts: a first attempt may already have stored keys under it.
+    const masterKey = randomBytes(32).toString('base64');
     // All three start together: migrations and first-start seeding happen once, the others wait.
-    const a = start('api-a', 'apps/api/src/main.ts', {
-      ...env,
-      PROCESS_ROLE: 'api',
-      PORT: String(portA),
-      DATA_DIR: path.join(dataDir, 'a'),
+    worker = await onFreePorts(3, async ([portA, portB, healthPort], started) => {
+      urlA = `http://127.0.0.1:${portA}`;
+      urlB = `http://127.0.0.1:${portB}`;
+      env = {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        PUBLIC_URL: urlA,
+        DATABASE_URL: databaseUrl.href,
+        MASTER_KEY: masterKey,
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+        S3_BUCKET: 'cp-scale',
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        ACCOUNT_CENTER_ENABLED: 'false',
+        OIDC_ISSUER: 'http://127.0.0.1:9',
+        OIDC_CLIENT_SECRET: 'scale-out-test-client-secret',
+        JOB_LEASE_SECONDS: '10',
+        SHUTDOWN_TIMEOUT_SECONDS: '20',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        CONSOLE_DIST: path.join(dataDir, 'no-console'),
+      };
+      const a = start('api-a', 'apps/api/src/main.ts', {
+        ...env,
+        PROCESS_ROLE: 'api',
+        PORT: String(portA),
+        DATA_DIR: path.join(dataDir, 'a'),
+      });
+      const b = start('api-b', 'apps/api/src/main.ts', {
+        ...env,
+        PROCESS_ROLE: 'api',
+        PORT: String(portB),
+        DATA_DIR: path.join(dataDir, 'b'),
+      });
+      started.push(a, b);
+      const [, , first] = await Promise.all([
+        ready(a, `${urlA}/api/health/ready`),
+        ready(b, `${urlB}/api/health/ready`),
+        launchWorker('worker-1', healthPort as number, started),
+      ]);
+      return first;
     });
-    const b = start('api-b', 'apps/api/src/main.ts', {
-      ...env,
-      PROCESS_ROLE: 'api',
-      PORT: String(portB),
-      DATA_DIR: path.join(dataDir, 'b'),
-    });
-    const [, , first] = await Promise.all([
-      ready(a, `${urlA}/api/health/ready`),
-      ready(b, `${urlB}/api/health/ready`),
-      startWorker('worker-1'),
-    ]);
-    worker = first;
     phase('two API processes and a worker ready');
 
     // The test's own handle on the same database (no HTTP, no job handlers) to set up an issuer and look inside.
