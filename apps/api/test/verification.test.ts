@@ -1,7 +1,8 @@
 import type { CreateVerificationRequest, Verification } from '@cp/contracts';
 import { schema } from '@cp/db';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as keysService from '../src/modules/organization-keys/organization-keys.service.ts';
 import { responseMemory } from '../src/modules/verifications/response-memory.ts';
 import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import {
@@ -474,6 +475,40 @@ describe('OpenID4VP verifier', () => {
     expect(gone.status).toBe(404);
     expect((await row(other.individual.id)).status).toBe('CREATED');
     expect((await row(other.individual.id)).requestedAt).toBeNull();
+  });
+
+  it('takes back the REQUESTED mark when the request could not be signed, and marks it when a retry is served', async () => {
+    const verification = await createVerification();
+    const { individual, connect } = await startAttempt(verification.id);
+    const requestUri = new URL(connect.connection_url).searchParams.get('request_uri')!;
+    const stored = async () =>
+      (
+        await t.runtime.ctx.database.db
+          .select()
+          .from(schema.verificationIndividuals)
+          .where(eq(schema.verificationIndividuals.id, individual.id))
+      )[0]!;
+    // The organization's key store failing (a KMS out of reach, a key that no longer unwraps) after the attempt
+    // was read and marked.
+    const failing = vi
+      .spyOn(keysService, 'getActiveSigner')
+      .mockRejectedValueOnce(new Error('the key store is out of reach'));
+    try {
+      const refused = await walletHttp(t)(requestUri);
+      // A server error, which says nothing of the key store to the wallet.
+      expect(refused.status).toBe(500);
+      expect(refused.body).not.toContain('key store');
+      expect(failing).toHaveBeenCalledTimes(1);
+    } finally {
+      failing.mockRestore();
+    }
+    // No request was served: the attempt is as it was.
+    expect((await stored()).status).toBe('CREATED');
+    expect((await stored()).requestedAt).toBeNull();
+    // The wallet retries and is served: now it is REQUESTED.
+    expect((await walletHttp(t)(requestUri)).status).toBe(200);
+    expect((await stored()).status).toBe('REQUESTED');
+    expect((await stored()).requestedAt).not.toBeNull();
   });
 
   it('refuses a replayed response: the outcome is recorded once', async () => {

@@ -78,7 +78,6 @@ export async function dcApiRequest(deps: VerifierDeps, individualId: string, ori
   }
   // Not marked REQUESTED: the page fetched it, no wallet has it yet (the holder may still cancel and scan the QR).
   const { individual, frozen, signer, clientMetadata } = await openAttemptRequest(deps, individualId, {
-    markRequested: false,
     error: 'invalid_request',
   });
   // A.3.2: the wallet ignores `aud` over the DC API; the static discovery audience as for request_uri.

@@ -332,16 +332,17 @@ export interface WalletRequestUriPost {
 }
 
 /**
- * An attempt a wallet may still be sent the request of (one statement, which marks it REQUESTED when asked, as
- * the `request_uri` does): its frozen request, the signer its client id names, and the client metadata a wallet
- * shows (the organization's name and public logo). `error` is the OAuth error code the endpoint answers with.
+ * An attempt a wallet may still be sent the request of (one statement, which marks it REQUESTED at
+ * `markRequestedAt` when given, as the `request_uri` does): its frozen request, the signer its client id names,
+ * and the client metadata a wallet shows (the organization's name and public logo). `error` is the OAuth error
+ * code the endpoint answers with.
  */
 export async function openAttemptRequest(
   deps: VerifierDeps,
   individualId: string,
-  options: { markRequested: boolean; error: 'invalid_request_uri' | 'invalid_request' },
+  options: { markRequestedAt?: Date; error: 'invalid_request_uri' | 'invalid_request' },
 ) {
-  const row = await repository.findIndividualForRequest(deps.db, individualId, options.markRequested);
+  const row = await repository.findIndividualForRequest(deps.db, individualId, options.markRequestedAt);
   if (!row) throw new VerifierError(options.error, 'No such verification request.', 404);
   const { individual, verification } = row;
   if (!isOpen(individual.status)) {
@@ -398,14 +399,25 @@ export async function signRequestObject(
  * attempt alone. Fetching it marks the attempt REQUESTED.
  */
 export async function requestObject(deps: VerifierDeps, individualId: string, wallet: WalletRequestUriPost = {}) {
-  const { individual, frozen, signer, clientMetadata } = await openAttemptRequest(deps, individualId, {
-    markRequested: true,
-    error: 'invalid_request_uri',
-  });
-  return signRequestObject(signer, requestPayload(deps, individual, frozen, clientMetadata), {
-    requestUri: requestUri(deps.publicUrl, individual.id),
-    walletNonce: wallet.walletNonce,
-  });
+  const markRequestedAt = new Date();
+  try {
+    const { individual, frozen, signer, clientMetadata } = await openAttemptRequest(deps, individualId, {
+      markRequestedAt,
+      error: 'invalid_request_uri',
+    });
+    return await signRequestObject(signer, requestPayload(deps, individual, frozen, clientMetadata), {
+      requestUri: requestUri(deps.publicUrl, individual.id),
+      walletNonce: wallet.walletNonce,
+    });
+  } catch (err) {
+    // No request left this endpoint (its signer or key store failed): the attempt is not REQUESTED. A refusal
+    // never marked it, so there is nothing to take back then.
+    // The original error is the one to answer with, even if taking the mark back fails too.
+    if (!(err instanceof VerifierError)) {
+      await repository.unmarkRequested(deps.db, individualId, markRequestedAt).catch(() => undefined);
+    }
+    throw err;
+  }
 }
 
 type Body = Record<string, unknown>;

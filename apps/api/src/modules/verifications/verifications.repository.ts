@@ -525,6 +525,23 @@ export async function findHolderPage(db: Database, id: string) {
   };
 }
 
+/**
+ * Takes back the REQUESTED mark made at `markedAt` when no request could be signed after it: the attempt is
+ * CREATED again, unless it has moved on since (answered) or another fetch marked it at another time.
+ */
+export async function unmarkRequested(db: Database, id: string, markedAt: Date) {
+  await db
+    .update(verificationIndividuals)
+    .set({ status: 'CREATED', requestedAt: null })
+    .where(
+      and(
+        eq(verificationIndividuals.id, id),
+        eq(verificationIndividuals.status, 'REQUESTED'),
+        eq(verificationIndividuals.requestedAt, markedAt),
+      ),
+    );
+}
+
 /** Of an attempt, its request object carries its nonce, state and response encryption key. */
 const REQUEST_INDIVIDUAL_FIELDS = [
   'id',
@@ -543,8 +560,9 @@ const REQUEST_VERIFICATION_FIELDS = [
 
 /**
  * The attempt a request object is signed for, read as it was before this statement, which also marks it
- * REQUESTED when $2 is true and it can still be answered (CREATED, its verification not deleted, not a used
- * single-use link): what the service then refuses is never marked.
+ * REQUESTED at $3 when $2 is true and it can still be answered (CREATED, its verification not deleted, not a used
+ * single-use link): what the service then refuses is never marked, and a mark whose request could not be signed
+ * is taken back (unmarkRequested).
  */
 const requestObjectStatement = statement<Record<string, unknown>>(
   'verifier_request_object',
@@ -568,10 +586,15 @@ export type RequestIndividual = Pick<VerificationIndividualRow, (typeof REQUEST_
 
 /**
  * An attempt as its request object is signed from (one statement): the attempt and its verification as they were,
- * and its organization; `markRequested` marks it REQUESTED in the same statement (see requestObjectStatement).
+ * and its organization; `markRequestedAt` marks it REQUESTED at that time in the same statement (see
+ * requestObjectStatement).
  */
-export async function findIndividualForRequest(db: Database, id: string, markRequested: boolean) {
-  const [row] = await runStatement(db, requestObjectStatement, [id, markRequested, new Date()]);
+export async function findIndividualForRequest(db: Database, id: string, markRequestedAt: Date | undefined) {
+  const [row] = await runStatement(db, requestObjectStatement, [
+    id,
+    markRequestedAt !== undefined,
+    markRequestedAt ?? null,
+  ]);
   if (!row) return undefined;
   return {
     individual: unprefixed<RequestIndividual>(row, 'i'),
