@@ -84,6 +84,12 @@ function used() {
 
 const credentialsOfImport = (importId: string) =>
   t.runtime.ctx.database.db.select().from(schema.credentials).where(eq(schema.credentials.importId, importId));
+/**
+ * The status slots of some credentials, each once: a slot is a (list, index) pair. An organization issues from a
+ * few open lists at once, each with indexes drawn at random, so the same index in two lists is no collision.
+ */
+const distinctSlots = (rows: { statusListId: string; statusIndex: number }[]) =>
+  new Set(rows.map((r) => `${r.statusListId}:${r.statusIndex}`)).size;
 
 describe('CSV import', () => {
   it('imports every valid row and reports the invalid ones with their row and column', async () => {
@@ -127,7 +133,7 @@ describe('CSV import', () => {
       status: 'CREATED',
     });
     expect(alan.claims).toMatchObject({ full_name: 'Alan "the" Turing', score: 100, graduated: false });
-    expect(new Set(rows.map((r) => r.statusIndex)).size).toBe(2);
+    expect(distinctSlots(rows)).toBe(2);
 
     // The imported credentials are listed like any other.
     const list = await t.app.inject({ url: '/api/credentials?page=1&limit=10', headers });
@@ -323,7 +329,7 @@ describe('the import job', () => {
     const stored = await credentialsOfImport(row.id);
     expect(stored).toHaveLength(18);
     expect(new Set(stored.map((r) => r.importRow)).size).toBe(18);
-    expect(new Set(stored.map((r) => r.statusIndex)).size).toBe(18);
+    expect(distinctSlots(stored)).toBe(18);
 
     // A second run of a finished import changes nothing.
     await importsService.runImport(deps, row.id, { batchSize: 4 });
@@ -358,7 +364,7 @@ describe('the import job', () => {
     expect(done).toMatchObject({ status: 'COMPLETED', processedCount: 40, succeededCount: 33, failedCount: 7 });
     const all = await credentialsOfImport(row.id);
     expect(new Set(all.map((r) => r.importRow)).size).toBe(33);
-    expect(new Set(all.map((r) => `${r.statusListId}:${r.statusIndex}`)).size).toBe(33);
+    expect(distinctSlots(all)).toBe(33);
   });
 
   it('does not duplicate rows when the same import runs twice at once', async () => {
@@ -441,7 +447,7 @@ describe('the import job', () => {
     const stored = await credentialsOfImport(row.id);
     expect(stored).toHaveLength(101 - invalid);
     expect(new Set(stored.map((c) => c.importRow)).size).toBe(101 - invalid);
-    expect(new Set(stored.map((c) => c.statusIndex)).size).toBe(101 - invalid);
+    expect(distinctSlots(stored)).toBe(101 - invalid);
     const all = await t.runtime.ctx.database.db
       .select()
       .from(schema.credentials)
