@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { base64url } from '@cp/credentials';
+import { schema } from '@cp/db';
 import {
   createHolderKey,
   createKeyProof,
@@ -8,6 +9,7 @@ import {
   receiveCredential,
   requestNonce,
 } from '@cp/holder';
+import { eq } from 'drizzle-orm';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDpopNonce } from '../src/modules/issuer/dpop.ts';
@@ -55,12 +57,16 @@ async function dpopProof(
 const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
 const thumbprint = (key: HolderKey) => calculateJwkThumbprint(key.publicJwk as JWK, 'sha256');
 
-function tokenRequest(issuer: TestIssuer, code: string, dpop?: string) {
+function tokenRequest(issuer: TestIssuer, code: string, dpop?: string, txCode?: string) {
   return t.app.inject({
     method: 'POST',
     url: new URL(issuer.tokenEndpoint).pathname,
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(dpop ? { dpop } : {}) },
-    payload: new URLSearchParams({ grant_type: PRE_AUTHORIZED_GRANT, 'pre-authorized_code': code }).toString(),
+    payload: new URLSearchParams({
+      grant_type: PRE_AUTHORIZED_GRANT,
+      'pre-authorized_code': code,
+      ...(txCode !== undefined ? { tx_code: txCode } : {}),
+    }).toString(),
   });
 }
 
@@ -174,6 +180,71 @@ describe('DPoP at the token endpoint', () => {
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json().token_type).toBe('DPoP');
     expect(retry.json().access_token.endsWith(`.${await thumbprint(key)}`)).toBe(true);
+  });
+
+  it('refuses a request with the right PIN but no proof when DPoP is required, without spending a PIN attempt', async () => {
+    const issuer = await buildIssuer(t, 'DPoP Required PIN', { policy: { dpop_required: true } });
+    const { code, txCode, credentialId } = await offerOf(t, issuer, { txCode: true });
+    expect(txCode).toMatch(/^\d+$/);
+    const attempts = async () =>
+      (
+        await t.runtime.ctx.database.db
+          .select({ attempts: schema.credentialOffers.txCodeAttempts, redeemedAt: schema.credentialOffers.redeemedAt })
+          .from(schema.credentialOffers)
+          .where(eq(schema.credentialOffers.credentialId, credentialId))
+      )[0]!;
+    const answer = await tokenRequest(issuer, code, undefined, txCode);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error).toBe('invalid_dpop_proof');
+    expect(await attempts()).toEqual({ attempts: 0, redeemedAt: null });
+    const key = await createHolderKey();
+    const nonce = String(answer.headers['dpop-nonce']);
+    const retry = await tokenRequest(issuer, code, await dpopProof(key, { htu: issuer.tokenEndpoint, nonce }), txCode);
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json().token_type).toBe('DPoP');
+  });
+
+  it('refuses a request with a good proof but no wallet attestation when only the attestation is required', async () => {
+    // What the request carries (DPoP) and what it lacks (attestation) are told apart: the demand it fails is named.
+    const issuer = await buildIssuer(t, 'Attestation Required DPoP Sent', {
+      policy: { wallet_attestation_required: true },
+    });
+    const { code, credentialId } = await offerOf(t, issuer);
+    const key = await createHolderKey();
+    const nonce = await serverNonce(issuer, key);
+    const answer = await tokenRequest(issuer, code, await dpopProof(key, { htu: issuer.tokenEndpoint, nonce }));
+    expect(answer.statusCode).toBe(401);
+    expect(answer.json()).toMatchObject({ error: 'invalid_client' });
+    expect(answer.json().error_description).toMatch(/requires a wallet attestation/);
+    const [offer] = await t.runtime.ctx.database.db
+      .select({ redeemedAt: schema.credentialOffers.redeemedAt })
+      .from(schema.credentialOffers)
+      .where(eq(schema.credentialOffers.credentialId, credentialId));
+    expect(offer).toEqual({ redeemedAt: null });
+  });
+
+  it('applies a policy changed to require DPoP to the next token request, and one relaxed again too', async () => {
+    const issuer = await buildIssuer(t, 'DPoP Policy Changed');
+    const setPolicy = async (dpopRequired: boolean) => {
+      const changed = await t.app.inject({
+        method: 'PUT',
+        url: `/api/organizations/${issuer.organizationId}/issuer-policy`,
+        headers: issuer.adminHeaders,
+        payload: { dpop_required: dpopRequired, wallet_attestation_required: false },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+    };
+    expect((await tokenRequest(issuer, (await offerOf(t, issuer)).code)).statusCode).toBe(200);
+    await setPolicy(true);
+    const { code } = await offerOf(t, issuer);
+    const refused = await tokenRequest(issuer, code);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe('invalid_dpop_proof');
+    await setPolicy(false);
+    // The same code, unused by the refusal, now exchanged without a proof.
+    const bearer = await tokenRequest(issuer, code);
+    expect(bearer.statusCode, bearer.body).toBe(200);
+    expect(bearer.json().token_type).toBe('Bearer');
   });
 
   it('answers a proof without a nonce with use_dpop_nonce and a fresh DPoP-Nonce', async () => {

@@ -85,13 +85,15 @@ export interface TestOffer {
   code: string;
   /** The offer as @cp/holder resolved it before it was redeemed (by reference, it is gone once the code is used). */
   issuance: Issuance;
+  /** The PIN, when the offer was made with one (`txCode: true`). */
+  txCode?: string;
 }
 
 /** A fresh credential of the issuer's schema offered to `email` (claims: `full_name` by default). */
 export async function offerOf(
   t: TestApp,
   issuer: TestIssuer,
-  options: { email?: string; claims?: Record<string, string> } = {},
+  options: { email?: string; claims?: Record<string, string>; txCode?: boolean } = {},
 ): Promise<TestOffer> {
   const claims = options.claims ?? { full_name: 'Ada Lovelace' };
   const created = await t.app.inject({
@@ -105,17 +107,19 @@ export async function offerOf(
         claims: Object.entries(claims).map(([name, value]) => ({ name, value })),
       },
       recipient: { email: options.email ?? 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' },
+      ...(options.txCode ? { tx_code: true } : {}),
     },
   });
   expect(created.statusCode, created.body).toBe(201);
   const credentialId = created.json().id as string;
+  const txCode = created.json().tx_code as string | undefined;
   const http = walletHttp(t);
   const connect = (await http(`${t.config.publicUrl}/api/credentials/${credentialId}/connect`)).json();
   const link: string = connect.connection_url;
   const offerUri = new URL(link).searchParams.get('credential_offer_uri')!;
   const code: string = (await http(offerUri)).json().grants[PRE_AUTHORIZED_GRANT]['pre-authorized_code'];
   const issuance = await resolveCredentialOffer(link, { fetch: fetchOf(t) });
-  return { credentialId, link, code, issuance };
+  return { credentialId, link, code, issuance, ...(txCode ? { txCode } : {}) };
 }
 
 /** A wallet provider: a CA (what an organization trusts) and the attestation signing certificate it issued. */

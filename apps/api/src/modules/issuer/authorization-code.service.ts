@@ -18,6 +18,7 @@ import {
   issuableConfigurationIds,
   type ProtocolRequest,
   recordWalletAttestation,
+  type TokenRequest,
   tokenResponse,
 } from './issuer.service.ts';
 import { offerOfIssuerState } from './issuer-state.ts';
@@ -420,7 +421,9 @@ export async function submitEmailCode(
  * the token it gave, §4.1.2), before it expires, by its client, with its redirect URI, the PKCE verifier of its
  * challenge, and the DPoP key it was bound to at the PAR. Then the granted offer is redeemed for the token.
  */
-export async function exchangeAuthorizationCode(deps: IssuerDeps, organizationId: string, request: ProtocolRequest) {
+export async function exchangeAuthorizationCode(deps: IssuerDeps, organizationId: string, request: TokenRequest) {
+  // The issuer policy before the code is looked at: a request it refuses leaves the code unused.
+  await request.policy.enforce();
   let parsed: ReturnType<typeof authorizationServer.parseAccessTokenRequest>;
   try {
     parsed = authorizationServer.parseAccessTokenRequest({ accessTokenRequest: request.body, request: request.http });

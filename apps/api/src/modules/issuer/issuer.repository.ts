@@ -8,6 +8,7 @@ import {
   type WalletAttestationRecord,
 } from '@cp/db';
 import { and, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { policyAllowsSql } from '../issuer-policy/issuer-policy.repository.ts';
 
 const { credentialOffers, credentials } = schema;
 
@@ -135,8 +136,10 @@ export async function findOpenOffer(db: Database, organizationId: string, offerI
 /**
  * The token step in one statement when nothing needs a closer look: the code of an open offer of this
  * organization without a PIN, whose credential is neither revoked nor deleted, is redeemed (single use: the
- * row lock makes a concurrent second exchange find `redeemed_at` set). Answers nothing otherwise: the caller
- * then reads the offer to say why (or to count a PIN attempt).
+ * row lock makes a concurrent second exchange find `redeemed_at` set), if the organization's issuer policy, read
+ * in the same statement, demands nothing the request lacks ($6: no DPoP proof, $7: no wallet attestation).
+ * Answers nothing otherwise: the caller then reads the policy and the offer to say why (or to count a PIN
+ * attempt).
  */
 const redeemStatement = statement<{ id: string }>(
   'issuer_redeem_offer',
@@ -146,6 +149,7 @@ const redeemStatement = statement<{ id: string }>(
     where o.organization_id = $1 and o.pre_authorized_code_hash = $2 and c.id = o.credential_id
       and o.redeemed_at is null and o.revoked_at is null and o.tx_code_hash is null and o.expires_at > $3
       and c.revoked_at is null and c.deleted_at is null
+      and ${policyAllowsSql('$1', '$6', '$7')}
     returning o.id`,
 );
 
@@ -156,8 +160,17 @@ export async function redeemOpenOffer(
   accessTokenHash: string,
   expiresAt: Date,
   now: Date,
+  lacks: { dpop: boolean; walletAttestation: boolean },
 ) {
-  const rows = await runStatement(db, redeemStatement, [organizationId, codeHash, now, accessTokenHash, expiresAt]);
+  const rows = await runStatement(db, redeemStatement, [
+    organizationId,
+    codeHash,
+    now,
+    accessTokenHash,
+    expiresAt,
+    lacks.dpop,
+    lacks.walletAttestation,
+  ]);
   return rows.length === 1;
 }
 

@@ -272,23 +272,46 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const { id } = request.params;
         const http = protocolHttp(request);
-        // The organization's issuer policy is read (fresh, any process) only for a request without a DPoP proof or
-        // without an attestation, and then once for both.
-        const policy = policyOnce(id);
-        const dpopJkt = await checkTokenRequestDpop(
-          dpopDeps,
-          id,
-          { url: endpointUrl(id, 'token'), headers: http.headers },
-          async () => (await policy()).dpopRequired,
-        );
+        const dpopRequest = { url: endpointUrl(id, 'token'), headers: http.headers };
         // OAuth 2.0 Attestation-Based Client Authentication: checked whenever sent, required by the policy.
+        const attestationRequest = {
+          issuer: issuerUrl(deps.publicUrl, id),
+          headers: http.headers,
+          clientId: request.body.client_id,
+        };
+        // What the request carries is checked now. Whether the organization's issuer policy demands what it lacks
+        // is decided with the code's redemption (TokenRequest): the common path's statement reads the policy
+        // itself (fresh, any process); every other path calls `enforce`, which reads it once and asks the same
+        // checks again, now refusing as they do (a lacking proof or attestation is all they look at then).
+        const lacks = { dpop: false, walletAttestation: false };
+        const dpopJkt = await checkTokenRequestDpop(dpopDeps, id, dpopRequest, async () => {
+          lacks.dpop = true;
+          return false;
+        });
         const walletAttestation = await checkTokenRequestWalletAttestation(
           attestationDeps,
           id,
-          { issuer: issuerUrl(deps.publicUrl, id), headers: http.headers, clientId: request.body.client_id },
-          async () => (await policy()).walletAttestationRequired,
+          attestationRequest,
+          async () => {
+            lacks.walletAttestation = true;
+            return false;
+          },
         );
-        const protocolRequest = { body: request.body, http, dpopJkt, walletAttestation };
+        const policy = policyOnce(id);
+        const enforce = async () => {
+          if (lacks.dpop) {
+            await checkTokenRequestDpop(dpopDeps, id, dpopRequest, async () => (await policy()).dpopRequired);
+          }
+          if (lacks.walletAttestation) {
+            await checkTokenRequestWalletAttestation(
+              attestationDeps,
+              id,
+              attestationRequest,
+              async () => (await policy()).walletAttestationRequired,
+            );
+          }
+        };
+        const protocolRequest = { body: request.body, http, dpopJkt, walletAttestation, policy: { lacks, enforce } };
         const answer =
           request.body.grant_type === authorizationService.AUTHORIZATION_CODE_GRANT
             ? await authorizationService.exchangeAuthorizationCode(deps, id, protocolRequest)

@@ -340,12 +340,25 @@ export interface ProtocolRequest {
 }
 
 /**
+ * A token request with the organization's issuer policy still to apply to what it lacks. The DPoP proof and
+ * wallet attestation it carries are verified already (dpop.ts, wallet-attestation.ts); whether the policy demands
+ * one it lacks is decided where the code is redeemed: by the redeeming statement itself on the common path, and
+ * by `enforce` (which reads the policy and refuses as those checks do) before anything else on every other path.
+ */
+export interface TokenRequest extends ProtocolRequest {
+  policy: {
+    lacks: { dpop: boolean; walletAttestation: boolean };
+    enforce: () => Promise<void>;
+  };
+}
+
+/**
  * Token endpoint, pre-authorized code grant (OpenID4VCI 1.0 §6): one exchange per offer. @openid4vc/oauth2
  * parses the request (grant, `tx_code`) and checks the code and its expiry; the offer's rules stay here: the
  * code is looked up by its hash in this organization only, is used once, a withdrawn offer is refused, and a
  * PIN is compared at most TX_CODE_MAX_ATTEMPTS times.
  */
-export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId: string, request: ProtocolRequest) {
+export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId: string, request: TokenRequest) {
   let parsed: ReturnType<typeof authorizationServer.parseAccessTokenRequest>;
   try {
     parsed = authorizationServer.parseAccessTokenRequest({ accessTokenRequest: request.body, request: request.http });
@@ -361,18 +374,28 @@ export async function exchangePreAuthorizedCode(deps: IssuerDeps, organizationId
   const codeHash = sha256(code);
   const accessToken = bindAccessToken(randomToken(32), request.dpopJkt);
   const expiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
-  // The common case in one statement: no PIN sent, and the code is of an open offer without one. The request
-  // is checked first (the library's checks need no row here: the expiry is the statement's).
+  // The common case in one statement: no PIN sent, the code is of an open offer without one, and the issuer
+  // policy (read by the statement) demands nothing the request lacks. The request is checked first (the
+  // library's checks need no row here: the expiry is the statement's).
   if (grant.txCode === undefined) {
     await verifyTokenRequest(deps, organizationId, request, parsed, code, undefined, undefined);
-    if (
-      await repository.redeemOpenOffer(deps.db, organizationId, codeHash, sha256(accessToken), expiresAt, new Date())
-    ) {
+    const redeemed = await repository.redeemOpenOffer(
+      deps.db,
+      organizationId,
+      codeHash,
+      sha256(accessToken),
+      expiresAt,
+      new Date(),
+      request.policy.lacks,
+    );
+    if (redeemed) {
       await recordWalletAttestation(deps, organizationId, accessToken, request.walletAttestation);
       return tokenResponse(accessToken, request.dpopJkt);
     }
   }
-  // Otherwise the offer is read: to say why it is refused, or to count a PIN attempt.
+  // Otherwise the policy first (a request it refuses costs no PIN attempt and leaves the code unused), then the
+  // offer is read: to say why it is refused, or to count a PIN attempt.
+  await request.policy.enforce();
   const row = await repository.findOfferByCodeHash(deps.db, organizationId, codeHash);
   if (!row) throw new OAuthError('invalid_grant', 'The pre-authorized code is not valid.');
   const { offer, credential } = row;
