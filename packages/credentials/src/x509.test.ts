@@ -1,14 +1,16 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateEs256KeyPair } from './jws.ts';
 import { makeCertificate, makeIssuerPki, type TestCertificate } from './testing/pki.ts';
 import {
   CertificatePathError,
+  cachedPathValidator,
   certificateNamesIssuer,
   createCaCertificate,
   describeCertificate,
+  describeLeaf,
   issueLeafCertificate,
   pemToX5c,
   validateCertificationPath,
@@ -242,6 +244,72 @@ describe('certification path validation, as an attacker tries it', () => {
     ]) {
       await expectCode(validateCertificationPath(value, [pki.root.pem]), 'CHAIN_MALFORMED');
     }
+  });
+});
+
+describe('cachedPathValidator: a path kept only while every certificate of it is valid', () => {
+  let pki: Awaited<ReturnType<typeof makeIssuerPki>>;
+  beforeAll(async () => {
+    pki = await makeIssuerPki(ISS);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const notAfter = (c: TestCertificate) => new x509.X509Certificate(c.pem).notAfter.getTime();
+  const notBefore = (c: TestCertificate) => new x509.X509Certificate(c.pem).notBefore.getTime();
+
+  it('answers a repeated chain from memory, with the window in which its whole path is valid', async () => {
+    const validate = cachedPathValidator({ maxAgeMs: 60_000, max: 8 });
+    const first = await validate(pki.x5c, [pki.root.pem]);
+    expect(await validate(pki.x5c, [pki.root.pem])).toBe(first);
+    const path = [pki.leaf, pki.intermediate, pki.root];
+    expect(first.validUntil.getTime()).toBe(Math.min(...path.map(notAfter)));
+    expect(first.validFrom.getTime()).toBe(Math.max(...path.map(notBefore)));
+    // Other anchors are another question.
+    const other = await makeCertificate({ subject: 'CN=Other Root', ca: true });
+    await expectCode(validate(pki.x5c, [other.pem]), 'CHAIN_UNTRUSTED');
+  });
+
+  it('refuses a kept path once its leaf has expired, as a check without memory does', async () => {
+    const now = Date.now();
+    const shortLived = await makeCertificate({
+      subject: 'CN=Short-lived',
+      issuer: pki.intermediate,
+      uris: [ISS],
+      notBefore: new Date(now - 60_000),
+      notAfter: new Date(now + 30_000),
+    });
+    const chain = [shortLived.b64, pki.intermediate.b64];
+    const validate = cachedPathValidator({ maxAgeMs: 10 * 60_000, max: 8 });
+    expect((await validate(chain, [pki.root.pem])).subject).toBe('CN=Short-lived');
+    // 45 s later: well within the memory's age, past the certificate's end.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now + 45_000);
+    await expectCode(validate(chain, [pki.root.pem]), 'CHAIN_NOT_VALID_NOW');
+    await expectCode(validate(chain, [pki.root.pem]), 'CHAIN_NOT_VALID_NOW');
+  });
+
+  it('computes a check of another moment, whatever it keeps', async () => {
+    const validate = cachedPathValidator({ maxAgeMs: 60_000, max: 8 });
+    await validate(pki.x5c, [pki.root.pem]);
+    const beforeTheCertificates = new Date(Math.min(notBefore(pki.leaf), notBefore(pki.intermediate)) - 86_400_000);
+    await expectCode(validate(pki.x5c, [pki.root.pem], beforeTheCertificates), 'CHAIN_NOT_VALID_NOW');
+  });
+});
+
+describe('describeLeaf', () => {
+  it('gives each caller its own copy of what it read of a certificate', async () => {
+    const { leaf } = await makeIssuerPki(ISS);
+    // The first answer is read from the certificate, the next ones from memory: each changed by its caller.
+    for (const answer of [describeLeaf(leaf.b64), describeLeaf(leaf.b64)]) {
+      answer.uris.push('https://attacker.example');
+      answer.dnsNames.push('attacker.example');
+      answer.notAfter.setFullYear(2999);
+    }
+    const again = describeLeaf(leaf.b64);
+    expect(again.uris).toEqual([ISS]);
+    expect(again.dnsNames).toEqual([]);
+    expect(again.notAfter.getFullYear()).toBeLessThan(2999);
   });
 });
 

@@ -180,6 +180,9 @@ export interface CertificationPath {
   anchor: { index: number; subject: string; fingerprint: string };
   /** Certificates in the path, leaf first, anchor last. */
   length: number;
+  /** When every certificate of the path is valid: from the latest notBefore to the earliest notAfter. */
+  validFrom: Date;
+  validUntil: Date;
 }
 
 /** Backwards-compatible name of the validated path. */
@@ -394,6 +397,45 @@ export async function validateCertificationPath(
     dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase()),
     anchor: { index: anchorIndex, subject: anchor.certificate.peculiar.subject, fingerprint: anchor.fingerprint },
     length: path.length,
+    ...validityWindow(path.map((c) => c.peculiar)),
+  };
+}
+
+/** The span in which every one of `certificates` is valid (latest notBefore to earliest notAfter). */
+function validityWindow(certificates: x509.X509Certificate[]): { validFrom: Date; validUntil: Date } {
+  return {
+    validFrom: new Date(Math.max(...certificates.map((c) => c.notBefore.getTime()))),
+    validUntil: new Date(Math.min(...certificates.map((c) => c.notAfter.getTime()))),
+  };
+}
+
+/**
+ * validateCertificationPath with its answers kept, for a party that sees the same chains again and again (a
+ * verifier the same issuers', a wallet the same verifier's request chain): keyed by the chain and the anchors'
+ * text, for at most `maxAgeMs`, the last `max` of them. A kept answer is given only while the moment asked about
+ * lies inside its path's validity window (so an expired certificate is refused at once, as without the cache);
+ * otherwise, like any failure, it is computed again. A call that names its `now` (a check of another moment) is
+ * always computed.
+ */
+export function cachedPathValidator(options: { maxAgeMs: number; max: number }) {
+  const kept = new Map<string, { at: number; path: Promise<CertificationPath> }>();
+  return async (x5c: unknown, trustAnchorsPem: string[], now?: Date): Promise<CertificationPath> => {
+    if (now) return validateCertificationPath(x5c, trustAnchorsPem, now);
+    const key = `${JSON.stringify(x5c)}|${trustAnchorsPem.join('')}`;
+    const hit = kept.get(key);
+    if (hit && Date.now() - hit.at < options.maxAgeMs) {
+      const path = await hit.path.catch(() => undefined);
+      const at = new Date();
+      if (path && path.validFrom <= at && at <= path.validUntil) return path;
+    }
+    const path = validateCertificationPath(x5c, trustAnchorsPem);
+    kept.delete(key);
+    kept.set(key, { at: Date.now(), path });
+    path.catch(() => {
+      if (kept.get(key)?.path === path) kept.delete(key);
+    });
+    if (kept.size > options.max) kept.delete(kept.keys().next().value as string);
+    return path;
   };
 }
 
@@ -444,6 +486,7 @@ export async function validateSigningChain(
       dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase()),
       anchor: { index: pinned, subject: certificate.subject, fingerprint: trusted[pinned]!.fingerprint },
       length: 1,
+      ...validityWindow([certificate]),
     };
   }
   // Only CA certificates can anchor a path; the indexes stay those of `trustedPems`.
@@ -519,14 +562,39 @@ export const x509Hash: (x5cLeaf: string) => Promise<string> = memoByCertificate(
 });
 
 /** The leaf of an x5c as parsed (validity and names), without any trust decision. */
-export function describeLeaf(x5cLeaf: string) {
+export function describeLeaf(x5cLeaf: string): LeafDescription {
+  const known = described.get(x5cLeaf);
+  if (known) return copyOfDescription(known);
   const certificate = new x509.X509Certificate(x5cLeaf);
   const names = certificate.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];
-  return {
+  const description = {
     subject: certificate.subject,
     notBefore: certificate.notBefore,
     notAfter: certificate.notAfter,
     uris: names.filter((n) => n.type === 'url').map((n) => n.value),
     dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase()),
   };
+  // Kept as the other answers computed from a certificate alone (memoByCertificate's bounds); callers get copies.
+  if (x5cLeaf.length <= CERTIFICATE_MEMO_CHARS) {
+    described.set(x5cLeaf, description);
+    if (described.size > CERTIFICATE_MEMO_MAX) described.delete(described.keys().next().value as string);
+  }
+  return copyOfDescription(description);
 }
+
+export interface LeafDescription {
+  subject: string;
+  notBefore: Date;
+  notAfter: Date;
+  uris: string[];
+  dnsNames: string[];
+}
+
+const described = new Map<string, LeafDescription>();
+const copyOfDescription = (d: LeafDescription): LeafDescription => ({
+  subject: d.subject,
+  notBefore: new Date(d.notBefore),
+  notAfter: new Date(d.notAfter),
+  uris: [...d.uris],
+  dnsNames: [...d.dnsNames],
+});

@@ -1,6 +1,7 @@
 import {
   base64url,
   type CertificationPath,
+  cachedPathValidator,
   describeLeaf,
   fromBase64url,
   generateEs256KeyPair,
@@ -8,7 +9,6 @@ import {
   resolveDidKeyReference,
   sha256,
   signerFromPrivateJwk,
-  validateCertificationPath,
   verifyJwtSignature,
   x5cLeafJwk,
 } from '@cp/credentials';
@@ -124,6 +124,13 @@ const encryptJwe: CallbackContext['encryptJwe'] = async (encryptor, data) => {
 /** Requests this holder reads are signed, not encrypted (it publishes no encryption key). */
 const decryptJwe: CallbackContext['decryptJwe'] = () => ({ decrypted: false });
 
+/**
+ * Request chains validated lately: a wallet meets the same verifier's chain request after request, and validating
+ * one (parsing, path building, signatures) costs more than the rest of reading the request. A kept answer holds
+ * only while its certificates are valid (cachedPathValidator).
+ */
+const requestChains = cachedPathValidator({ maxAgeMs: 60_000, max: 64 });
+
 /** A verifier's request certificate chain: it must hold together up to its own last certificate. */
 export async function consistentChain(
   x5c: unknown,
@@ -134,9 +141,7 @@ export async function consistentChain(
   const chain = x5c as string[];
   if (chain.length > 1) {
     const last = chain[chain.length - 1]!;
-    return validateCertificationPath(chain.slice(0, -1), [
-      `-----BEGIN CERTIFICATE-----\n${last}\n-----END CERTIFICATE-----`,
-    ]);
+    return requestChains(chain.slice(0, -1), [`-----BEGIN CERTIFICATE-----\n${last}\n-----END CERTIFICATE-----`]);
   }
   const leaf = describeLeaf(chain[0]!);
   const now = new Date();

@@ -1,7 +1,7 @@
 import type { IssuerTrustReason } from '@cp/contracts';
 import {
   bindIssuerKey,
-  type CertificationPath,
+  cachedPathValidator,
   certificateSubject,
   type IssuerAdmission,
   type IssuerBinding,
@@ -10,7 +10,6 @@ import {
   keyOrigin,
   type PresentationVerifierDeps,
   sameIssuer,
-  validateCertificationPath,
   verifyStatusListToken,
 } from '@cp/credentials';
 import { isMdocDocTypeOf, type MdocVerifierDeps, mdocNames } from '@cp/credentials/mdoc';
@@ -73,7 +72,10 @@ const SNAPSHOT_MAX = 1000;
 type IssuerOrganizationRow = { id: string; name: string; verifiedAt: Date | null };
 type StatusListRead = NonNullable<Parameters<PlatformStatusLists['token']>[1]>['list'];
 
-/** A validated path is good for a minute: paths repeat (one per issuer key) and validating one is costly. */
+/**
+ * A validated path is kept a minute, and only while its certificates are valid: paths repeat (one per issuer key)
+ * and validating one is costly.
+ */
 const PATH_CACHE_MS = 60_000;
 const PATH_CACHE_MAX = 500;
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -99,18 +101,7 @@ export function verifierTrust(options: VerifierTrustOptions) {
   const organizationDocType = new RegExp(`^${docTypePrefix}\\.orgs\\.(${UUID})\\.`, 'i');
   const platformDocType = new RegExp(`^${docTypePrefix}\\.vct\\.`, 'i');
 
-  const paths = new Map<string, { at: number; path: Promise<CertificationPath> }>();
-  const validatePath = (x5c: unknown, anchors: string[], now?: Date) => {
-    if (now) return validateCertificationPath(x5c, anchors, now);
-    const key = `${JSON.stringify(x5c)}|${anchors.join('')}`;
-    const hit = paths.get(key);
-    if (hit && Date.now() - hit.at < PATH_CACHE_MS) return hit.path;
-    const path = validateCertificationPath(x5c, anchors);
-    paths.set(key, { at: Date.now(), path });
-    path.catch(() => paths.delete(key));
-    if (paths.size > PATH_CACHE_MAX) paths.delete(paths.keys().next().value as string);
-    return path;
-  };
+  const validatePath = cachedPathValidator({ maxAgeMs: PATH_CACHE_MS, max: PATH_CACHE_MAX });
 
   /** The organization of this platform that `iss` names (its issuer URL or did:web), if any. */
   const platformOrganizationId = (iss: string) => {
