@@ -109,15 +109,15 @@ const CERTIFICATE_MEMO_MAX = 256;
 /** Larger certificates (base64 characters) are computed each time, so the memo stays within 256 × 8 KB. */
 const CERTIFICATE_MEMO_CHARS = 8192;
 
-function memoByCertificate<T>(compute: (certificate: string) => Promise<T>): (certificate: string) => Promise<T> {
-  const kept = new Map<string, Promise<T>>();
+function memoByCertificate<T>(compute: (certificate: string) => T): (certificate: string) => T {
+  const kept = new Map<string, T>();
   return (certificate) => {
     if (certificate.length > CERTIFICATE_MEMO_CHARS) return compute(certificate);
-    const known = kept.get(certificate);
-    if (known) return known;
+    if (kept.has(certificate)) return kept.get(certificate) as T;
+    // A computation that throws is not kept, nor one that rejects (deleted when it does).
     const answer = compute(certificate);
     kept.set(certificate, answer);
-    answer.catch(() => kept.delete(certificate));
+    if (answer instanceof Promise) answer.catch(() => kept.delete(certificate));
     if (kept.size > CERTIFICATE_MEMO_MAX) kept.delete(kept.keys().next().value as string);
     return answer;
   };
@@ -561,25 +561,16 @@ export const x509Hash: (x5cLeaf: string) => Promise<string> = memoByCertificate(
   return base64url(await sha256(der));
 });
 
-/** The leaf of an x5c as parsed (validity and names), without any trust decision. */
+/** The leaf of an x5c as parsed (validity and names), without any trust decision. Each caller gets its own copy. */
 export function describeLeaf(x5cLeaf: string): LeafDescription {
-  const known = described.get(x5cLeaf);
-  if (known) return copyOfDescription(known);
-  const certificate = new x509.X509Certificate(x5cLeaf);
-  const names = certificate.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];
-  const description = {
-    subject: certificate.subject,
-    notBefore: certificate.notBefore,
-    notAfter: certificate.notAfter,
-    uris: names.filter((n) => n.type === 'url').map((n) => n.value),
-    dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase()),
+  const d = readLeaf(x5cLeaf);
+  return {
+    subject: d.subject,
+    notBefore: new Date(d.notBefore),
+    notAfter: new Date(d.notAfter),
+    uris: [...d.uris],
+    dnsNames: [...d.dnsNames],
   };
-  // Kept as the other answers computed from a certificate alone (memoByCertificate's bounds); callers get copies.
-  if (x5cLeaf.length <= CERTIFICATE_MEMO_CHARS) {
-    described.set(x5cLeaf, description);
-    if (described.size > CERTIFICATE_MEMO_MAX) described.delete(described.keys().next().value as string);
-  }
-  return copyOfDescription(description);
 }
 
 export interface LeafDescription {
@@ -590,11 +581,14 @@ export interface LeafDescription {
   dnsNames: string[];
 }
 
-const described = new Map<string, LeafDescription>();
-const copyOfDescription = (d: LeafDescription): LeafDescription => ({
-  subject: d.subject,
-  notBefore: new Date(d.notBefore),
-  notAfter: new Date(d.notAfter),
-  uris: [...d.uris],
-  dnsNames: [...d.dnsNames],
+const readLeaf = memoByCertificate((x5cLeaf): LeafDescription => {
+  const certificate = new x509.X509Certificate(x5cLeaf);
+  const names = certificate.getExtension(x509.SubjectAlternativeNameExtension)?.names.toJSON() ?? [];
+  return {
+    subject: certificate.subject,
+    notBefore: certificate.notBefore,
+    notAfter: certificate.notAfter,
+    uris: names.filter((n) => n.type === 'url').map((n) => n.value),
+    dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase()),
+  };
 });

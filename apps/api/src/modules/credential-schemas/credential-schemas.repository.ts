@@ -13,8 +13,7 @@ export interface CredentialSchemaRecord {
   attributes: CredentialSchemaAttributeRow[];
 }
 
-/** The organization's own schemas and the platform's (organization_id null). */
-/** The schemas an organization sees: its own and the platform's. */
+/** The schemas an organization sees: its own and the platform's (organization_id null). */
 const visibleTo = (organizationId: string) =>
   or(eq(credentialSchemas.organizationId, organizationId), isNull(credentialSchemas.organizationId)) as SQL;
 

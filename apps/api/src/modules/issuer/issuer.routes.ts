@@ -279,24 +279,19 @@ export function issuerRoutes(ctx: AppContext): FastifyPluginAsync {
           headers: http.headers,
           clientId: request.body.client_id,
         };
-        // What the request carries is checked now. Whether the organization's issuer policy demands what it lacks
-        // is decided with the code's redemption (TokenRequest): the common path's statement reads the policy
-        // itself (fresh, any process); every other path calls `enforce`, which reads it once and asks the same
-        // checks again, now refusing as they do (a lacking proof or attestation is all they look at then).
-        const lacks = { dpop: false, walletAttestation: false };
-        const dpopJkt = await checkTokenRequestDpop(dpopDeps, id, dpopRequest, async () => {
-          lacks.dpop = true;
-          return false;
-        });
+        // What the request carries is checked now (nothing is required yet: undefined means it carries none).
+        // Whether the organization's issuer policy demands what it lacks is decided with the code's redemption
+        // (TokenRequest): the common path's statement reads the policy itself (fresh, any process); every other
+        // path calls `enforce`, which reads it once and asks the same checks again, now refusing as they do.
+        const notYet = async () => false;
+        const dpopJkt = await checkTokenRequestDpop(dpopDeps, id, dpopRequest, notYet);
         const walletAttestation = await checkTokenRequestWalletAttestation(
           attestationDeps,
           id,
           attestationRequest,
-          async () => {
-            lacks.walletAttestation = true;
-            return false;
-          },
+          notYet,
         );
+        const lacks = { dpop: dpopJkt === undefined, walletAttestation: walletAttestation === undefined };
         const policy = policyOnce(id);
         const enforce = async () => {
           if (lacks.dpop) {

@@ -411,8 +411,7 @@ export async function requestObject(deps: VerifierDeps, individualId: string, wa
     });
   } catch (err) {
     // No request left this endpoint (its signer or key store failed): the attempt is not REQUESTED. A refusal
-    // never marked it, so there is nothing to take back then.
-    // The original error is the one to answer with, even if taking the mark back fails too.
+    // never marked it, so there is nothing to take back then; the original error is the answer either way.
     if (!(err instanceof VerifierError)) {
       await repository.unmarkRequested(deps.db, individualId, markRequestedAt).catch(() => undefined);
     }

@@ -525,23 +525,6 @@ export async function findHolderPage(db: Database, id: string) {
   };
 }
 
-/**
- * Takes back the REQUESTED mark made at `markedAt` when no request could be signed after it: the attempt is
- * CREATED again, unless it has moved on since (answered) or another fetch marked it at another time.
- */
-export async function unmarkRequested(db: Database, id: string, markedAt: Date) {
-  await db
-    .update(verificationIndividuals)
-    .set({ status: 'CREATED', requestedAt: null })
-    .where(
-      and(
-        eq(verificationIndividuals.id, id),
-        eq(verificationIndividuals.status, 'REQUESTED'),
-        eq(verificationIndividuals.requestedAt, markedAt),
-      ),
-    );
-}
-
 /** Of an attempt, its request object carries its nonce, state and response encryption key. */
 const REQUEST_INDIVIDUAL_FIELDS = [
   'id',
@@ -601,4 +584,21 @@ export async function findIndividualForRequest(db: Database, id: string, markReq
     verification: unprefixed<Pick<VerificationRow, (typeof REQUEST_VERIFICATION_FIELDS)[number]>>(row, 'v'),
     brand: holderBrandOf(row),
   };
+}
+
+/**
+ * Takes back the REQUESTED mark made at `markedAt` when no request could be signed after it: the attempt is
+ * CREATED again, unless it has moved on since (answered) or another fetch marked it at another time.
+ */
+export async function unmarkRequested(db: Database, id: string, markedAt: Date) {
+  await db
+    .update(verificationIndividuals)
+    .set({ status: 'CREATED', requestedAt: null })
+    .where(
+      and(
+        eq(verificationIndividuals.id, id),
+        eq(verificationIndividuals.status, 'REQUESTED'),
+        eq(verificationIndividuals.requestedAt, markedAt),
+      ),
+    );
 }
