@@ -1,4 +1,4 @@
-import { getTableColumns, type Table } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql, type Table } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database } from './database.ts';
 
@@ -43,6 +43,26 @@ export async function runStatement<Row>(db: Database, statement: Statement<Row>,
     return (await (client as QueryClient).query(statement.text, values)).rows as Row[];
   }
   throw new Error(`Statement ${statement.name} needs the database handle (not a transaction)`);
+}
+
+/** Whether `db` is the database handle itself (runStatement's), not a Drizzle transaction. */
+export const isDatabaseHandle = (db: Database) => (db as unknown as { $client?: unknown }).$client !== undefined;
+
+/**
+ * Runs `statement` inside a Drizzle transaction (where a prepared statement cannot run): its `$n` become bound
+ * parameters, so it is parsed and planned each time. Rows come back as Drizzle reads them there, which differs
+ * from runStatement for times: a `timestamptz` may come back as a string (convert what the caller reads).
+ */
+export async function runStatementInTransaction<Row>(
+  tx: Database,
+  statement: Statement<Row>,
+  values: unknown[],
+): Promise<Row[]> {
+  const chunks: SQL[] = statement.text
+    .split(/\$(\d+)/)
+    .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
+  const result = await tx.execute(sql.join(chunks));
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Row[];
 }
 
 /**

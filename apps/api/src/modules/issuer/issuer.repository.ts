@@ -3,11 +3,12 @@ import {
   type Database,
   type KeyAttestationRecord,
   runStatement,
+  runStatementInTransaction,
   schema,
   statement,
   type WalletAttestationRecord,
 } from '@cp/db';
-import { and, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { policyAllowsSql } from '../issuer-policy/issuer-policy.repository.ts';
 
 const { credentialOffers, credentials } = schema;
@@ -306,12 +307,7 @@ export async function claimCredential(db: Database, input: ClaimInput): Promise<
  * a prepared statement runs only on the handle itself). The statement's `$n` become bound parameters.
  */
 export async function claimCredentialInTransaction(tx: Database, input: ClaimInput): Promise<ClaimResult> {
-  const values = claimValues(input);
-  const chunks: SQL[] = claimStatement.text
-    .split(/\$(\d+)/)
-    .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
-  const result = await tx.execute(sql.join(chunks));
-  const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as ClaimResult[];
+  const [row] = await runStatementInTransaction(tx, claimStatement, claimValues(input));
   if (!row) throw new Error('The claim statement answered no row');
   // Drivers differ in how they hand back a timestamp outside a prepared statement.
   return { ...row, claimedAt: row.claimedAt === null ? null : new Date(row.claimedAt) };
