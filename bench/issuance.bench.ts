@@ -167,6 +167,7 @@ try {
   const {
     result: { result: offersRun, summary: offersProfile, eventLoop: offersEventLoop },
     cpu: offerCpu,
+    statements: offerStatements,
   } = await meter.measure(offers, () =>
     server.profile('offers', () =>
       runConcurrent(offers, concurrency, async (i) => {
@@ -225,7 +226,7 @@ try {
       const t0 = performance.now();
       const answer = await http.request(url, init);
       const step = stepOf(new URL(url, 'http://x').pathname);
-      if (step) steps[step][i] += performance.now() - t0;
+      if (step) steps[step][i] = (steps[step][i] ?? 0) + performance.now() - t0;
       return answer;
     };
     const t0 = performance.now();
@@ -282,6 +283,7 @@ try {
   const {
     result: { result: claimsRun, summary: claimsProfile, eventLoop: claimsEventLoop },
     cpu: claimCpuBudget,
+    statements: claimStatements,
   } = await meter.measure(offers, () =>
     server.profile('claims', () => runConcurrent(offers, concurrency, byHand ? claimByHand : claimWithHolder)),
   );
@@ -329,6 +331,13 @@ try {
   print(cpuBudgetLine('claim', claimCpuBudget, protocolCryptoMs('claim')));
   print(apiEventLoopLine(server, 'offers', offersEventLoop, offers, 'offer'));
   print(apiEventLoopLine(server, 'claims', claimsEventLoop, offers, 'claim'));
+  for (const [phase, lines] of [
+    ['offers', offerStatements],
+    ['claims', claimStatements],
+  ] as const) {
+    if (lines.length > 0) print(`PostgreSQL's costliest statements, ${phase} (pg_stat_statements):`);
+    for (const line of lines) print(line);
+  }
   for (const lines of [offersProfile, claimsProfile]) {
     if (lines.length > 0) print('');
     for (const line of lines) print(line);

@@ -103,6 +103,7 @@ try {
   const {
     result: { result: attempts, summary: attemptSummary, eventLoop: attemptLoop },
     cpu: attemptCpu,
+    statements: attemptStatements,
   } = await attemptMeter.measure(count, () =>
     server.profile('attempts', () =>
       runConcurrent(count, concurrency, async (i) => {
@@ -124,6 +125,8 @@ try {
   );
   print(`  ${cpuBudgetLine(`attempt prepared (${concurrency} in flight)`, attemptCpu)}`);
   print(`  ${apiEventLoopLine(server, 'attempts', attemptLoop, count, 'attempt')}`);
+  if (attemptStatements.length > 0) print("  PostgreSQL's costliest statements, attempts (pg_stat_statements):");
+  for (const line of attemptStatements) print(`  ${line}`);
   for (const line of attemptSummary) print(`  ${line}`);
 
   // Built last, so every key-binding JWT is seconds old when it is sent (the verifier allows 300 s).
@@ -163,6 +166,7 @@ try {
     const {
       result: { result: run, summary, eventLoop },
       cpu,
+      statements,
     } = await meter.measure(share, () =>
       server.profile(`responses-${inFlight}`, () =>
         runConcurrent(share, inFlight, async (i) => {
@@ -174,6 +178,9 @@ try {
     );
     budgets.push(cpuBudgetLine(`response (${inFlight} in flight)`, cpu, cryptoMs));
     budgets.push(apiEventLoopLine(server, `${inFlight} in flight`, eventLoop, share, 'response'));
+    if (statements.length > 0)
+      budgets.push(`PostgreSQL's costliest statements, ${inFlight} in flight (pg_stat_statements):`);
+    budgets.push(...statements);
     if (run.failures > 0) throw run.firstError;
     const p95 = percentile(run.latencies, 95);
     rows.push(

@@ -34,7 +34,7 @@ run(bin('biome'), ['check', '.']);
 step('Type-check');
 const projects = ['packages', 'apps']
   .flatMap((dir) => readdirSync(`${root}/${dir}`).map((name) => `${dir}/${name}`))
-  .concat('e2e')
+  .concat('e2e', 'bench')
   .filter((project) => existsSync(`${root}/${project}/tsconfig.json`));
 for (const project of projects) run(bin('tsc'), ['-p', project, '--noEmit']);
 

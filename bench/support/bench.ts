@@ -236,9 +236,14 @@ export async function cpuMeter(server: ApiServer) {
       generator: (self.user + self.system) / 1e6,
     };
   };
+  const statements = await statementStats(client);
   return {
-    /** Measures `phase`; answers milliseconds of CPU per operation of each part. */
+    /**
+     * Measures `phase`; answers milliseconds of CPU per operation of each part, and where pg_stat_statements is
+     * loaded, the phase's costliest statements (`statements`, lines to print; empty otherwise).
+     */
     async measure<T>(operations: number, phase: () => Promise<T>) {
+      await statements.reset();
       const before = await read();
       const result = await phase();
       const after = await read();
@@ -251,9 +256,52 @@ export async function cpuMeter(server: ApiServer) {
         database: perOp(database),
         generator: perOp(after.generator - before.generator),
       };
-      return { result, cpu };
+      return { result, cpu, statements: await statements.lines(operations) };
     },
     close: () => client.end(),
+  };
+}
+
+/**
+ * PostgreSQL's own profile of a phase, when the server loads pg_stat_statements (`shared_preload_libraries =
+ * 'pg_stat_statements'` and a restart; `pg_stat_statements.track_planning = on` adds planning time): the
+ * statements of the benchmark's database that took the most time, each with its calls and plans per operation
+ * and its execution and planning time per call. Times are wall time inside the server (a busy machine's waits
+ * for a core included), so they rank statements rather than add up to the server's CPU. Resetting clears the
+ * whole server's statistics.
+ */
+async function statementStats(client: pg.Client, top = 6) {
+  const { rows } = await client.query<{ loaded: boolean }>(
+    `select coalesce(current_setting('shared_preload_libraries', true), '') like '%pg_stat_statements%' as loaded`,
+  );
+  const loaded = rows[0]?.loaded === true;
+  if (loaded) await client.query('create extension if not exists pg_stat_statements');
+  return {
+    async reset() {
+      if (loaded) await client.query('select pg_stat_statements_reset()');
+    },
+    async lines(operations: number): Promise<string[]> {
+      if (!loaded) return [];
+      const { rows: stats } = await client.query<{
+        calls: string;
+        plans: string;
+        exec: number;
+        plan: number;
+        query: string;
+      }>(
+        `select calls, plans, total_exec_time as exec, total_plan_time as plan, query
+           from pg_stat_statements
+          where dbid = (select oid from pg_database where datname = current_database())
+          order by total_exec_time + total_plan_time desc limit $1`,
+        [top],
+      );
+      const total = stats.reduce((sum, row) => sum + row.exec + row.plan, 0);
+      return stats.map((row) => {
+        const calls = Number(row.calls);
+        const text = row.query.replace(/\s+/g, ' ').slice(0, 90);
+        return `  ${(((row.exec + row.plan) / total) * 100).toFixed(0).padStart(3)} %  ${(calls / operations).toFixed(2)} calls and ${(Number(row.plans) / operations).toFixed(2)} plans per operation, ${ms(row.exec / calls)} executing and ${ms(row.plan / calls)} planning per call: ${text}`;
+      });
+    },
   };
 }
 
