@@ -45,9 +45,6 @@ export async function runStatement<Row>(db: Database, statement: Statement<Row>,
   throw new Error(`Statement ${statement.name} needs the database handle (not a transaction)`);
 }
 
-/** Whether `db` is the database handle itself (runStatement's), not a Drizzle transaction. */
-export const isDatabaseHandle = (db: Database) => (db as unknown as { $client?: unknown }).$client !== undefined;
-
 /**
  * Runs `statement` inside a Drizzle transaction (where a prepared statement cannot run): its `$n` become bound
  * parameters, so it is parsed and planned each time. Rows come back as Drizzle reads them there, which differs
