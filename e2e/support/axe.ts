@@ -48,34 +48,59 @@ async function settle(page: Page) {
 }
 
 /**
- * Runs axe-core in the page as it is now and returns its violations. The engine is injected with
- * `page.evaluate(source)`: evaluation through the DevTools protocol is not subject to the page's
- * Content-Security-Policy, which rightly refuses inline scripts.
+ * Runs axe-core once in the page as it is now and returns its violations, and whether a transition or an animation
+ * started while it ran (then what it saw may be a mix of two states: a notice fading out has half its contrast).
+ * The engine is injected with `page.evaluate(source)`: evaluation through the DevTools protocol is not subject to
+ * the page's Content-Security-Policy, which rightly refuses inline scripts.
  */
-export async function auditAccessibility(page: Page, label: string): Promise<AccessibilityFinding[]> {
-  await settle(page);
+async function runAxe(page: Page) {
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) await page.evaluate(axe.source);
-  const violations = await page.evaluate(async (tags) => {
+  return page.evaluate(async (tags) => {
+    let moved = false;
+    const onMove = () => {
+      moved = true;
+    };
+    const events = ['transitionrun', 'animationstart'] as const;
+    for (const event of events) document.addEventListener(event, onMove, true);
     const engine = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const results = await engine.run(document, {
-      runOnly: { type: 'tag', values: tags },
-      resultTypes: ['violations'],
-    });
-    return results.violations.map((violation) => ({
-      rule: violation.id,
-      impact: violation.impact ?? 'unknown',
-      help: violation.help,
-      helpUrl: violation.helpUrl,
-      nodes: violation.nodes.map((node) => ({
-        target: node.target.map((part) => (Array.isArray(part) ? part.join(' >>> ') : String(part))).join(' '),
-        // Generated class names say little: the element's own markup says which it is.
-        html: node.html.length > 200 ? `${node.html.slice(0, 200)}…` : node.html,
-        summary: (node.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
-      })),
-    }));
+    try {
+      const results = await engine.run(document, {
+        runOnly: { type: 'tag', values: tags },
+        resultTypes: ['violations'],
+      });
+      const violations = results.violations.map((violation) => ({
+        rule: violation.id,
+        impact: violation.impact ?? 'unknown',
+        help: violation.help,
+        helpUrl: violation.helpUrl,
+        nodes: violation.nodes.map((node) => ({
+          target: node.target.map((part) => (Array.isArray(part) ? part.join(' >>> ') : String(part))).join(' '),
+          // Generated class names say little: the element's own markup says which it is.
+          html: node.html.length > 200 ? `${node.html.slice(0, 200)}…` : node.html,
+          summary: (node.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
+        })),
+      }));
+      return { violations, moved };
+    } finally {
+      for (const event of events) document.removeEventListener(event, onMove, true);
+    }
   }, AXE_TAGS);
-  const result = violations.map((violation) => ({ page: label, ...violation }));
+}
+
+/**
+ * Audits the page once it is still and returns axe-core's violations. When something moved during the audit (a
+ * notice hiding itself after its few seconds, on a slow machine), the page is let settle and audited again, up to
+ * three times: the findings are those of a page at rest.
+ */
+export async function auditAccessibility(page: Page, label: string): Promise<AccessibilityFinding[]> {
+  let run: Awaited<ReturnType<typeof runAxe>> | undefined;
+  for (let attempt = 0; attempt < 3 && (run === undefined || run.moved); attempt++) {
+    if (attempt > 0) console.info(`Something moved while "${label}" was audited: audited again once it was still`);
+    await settle(page);
+    run = await runAxe(page);
+  }
+  const result = (run?.violations ?? []).map((violation) => ({ page: label, ...violation }));
   findings.push(...result);
   return result;
 }
