@@ -8,6 +8,14 @@
  *
  *   node_modules/.bin/tsx bench/runtime-floor.bench.ts [--requests 20000] [--concurrency 16] [--statements 4] [--crypto true]
  *
+ * With `--shape claim`, one operation is a claim's shape instead (compare with `issuance.bench.ts`'s claims): the
+ * wallet's four requests in turn, as the OpenID4VCI pre-authorized flow makes them, with one autocommit statement
+ * each where the product has one: GET the offer (read by key), POST the token form (update by key with
+ * RETURNING), POST for a nonce (an HMAC, no statement: the product's nonce is stateless), then the load generator
+ * signs the key proof (ES256, node:crypto) and POSTs the credential request (read by key, with `--crypto true`
+ * the claim's bare cryptography: import the proof's key, check it, sign the credential; then one insert). Four
+ * statements and four HTTP exchanges per claim, against the product's 4.2 statements; `--requests` counts claims.
+ *
  * The server runs in a child process of its own on a fresh PostgreSQL database (as the API in the other HTTP
  * benchmarks); this process is the load generator (the same undici client). Printed: requests/s, p50/p95, and
  * the CPU per request of the server, PostgreSQL and the load generator (`cpuMeter`, /proc), with the rate at
@@ -15,7 +23,7 @@
  * the two servers' CPU per request is what the product's own code costs above this floor.
  */
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -40,7 +48,15 @@ import {
 } from './support/bench.ts';
 import { answerEventLoopQuestions, eventLoopLine, measureEventLoop } from './support/event-loop.ts';
 
-const args = parseArgs({ requests: '20000', concurrency: '16', statements: '4', crypto: 'false' });
+const args = parseArgs({
+  requests: '20000',
+  concurrency: '16',
+  statements: '4',
+  crypto: 'false',
+  shape: 'presentation',
+});
+if (args.shape !== 'presentation' && args.shape !== 'claim') throw new Error('--shape is presentation or claim');
+const claimShape = args.shape === 'claim';
 
 if (process.env.FLOOR_SERVER) {
   // The server: one route, `statements` autocommit statements per request (a pool of 10, as the API's).
@@ -48,6 +64,8 @@ if (process.env.FLOOR_SERVER) {
   const withCrypto = process.env.FLOOR_CRYPTO === 'true';
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   const presentationCrypto = protocolCryptoStep('presentation');
+  const claimCrypto = protocolCryptoStep('claim');
+  const nonceKey = createSecretKey(randomBytes(32));
   const queries = [
     { name: 'floor_read', text: 'select id, state, payload from floor_attempts where id = $1' },
     { name: 'floor_claim', text: 'update floor_attempts set state = state + 1 where id = $1 returning state' },
@@ -70,6 +88,40 @@ if (process.env.FLOOR_SERVER) {
       });
     }
     return { redirect_uri: `https://verifier.example/done/${id}` };
+  });
+  // A claim's shape: its four exchanges, one statement where the product has one (see the header).
+  const credentialText = randomBytes(1200).toString('base64url');
+  app.get<{ Params: { id: string } }>('/floor/offer/:id', async (request) => {
+    const id = Number(request.params.id) % 1000;
+    const { rows } = await pool.query({ name: queries[0]!.name, text: queries[0]!.text, values: [id] });
+    return {
+      credential_issuer: 'https://issuer.example',
+      credential_configuration_ids: ['employee_badge_dc_sd_jwt'],
+      grants: {
+        'urn:ietf:params:oauth:grant-type:pre-authorized_code': { 'pre-authorized_code': `${id}.${rows[0].state}` },
+      },
+    };
+  });
+  app.post<{ Body: Record<string, string | undefined> }>('/floor/token', async (request, reply) => {
+    const code = request.body?.['pre-authorized_code'];
+    if (typeof code !== 'string') return reply.code(400).send({ error: 'invalid_request' });
+    const id = Number(code.split('.')[0]) % 1000;
+    await pool.query({ name: queries[1]!.name, text: queries[1]!.text, values: [id] });
+    return { access_token: `${id}.${randomBytes(32).toString('base64url')}`, token_type: 'Bearer', expires_in: 300 };
+  });
+  app.post('/floor/nonce', async (_request, reply) => {
+    const issued = String(Date.now());
+    reply.header('cache-control', 'no-store');
+    return { c_nonce: `${issued}.${createHmac('sha256', nonceKey).update(issued).digest('base64url')}` };
+  });
+  app.post<{ Body: { proofs?: { jwt?: string[] } } }>('/floor/credential', async (request, reply) => {
+    const token = request.headers.authorization?.slice('Bearer '.length) ?? '';
+    if (typeof request.body?.proofs?.jwt?.[0] !== 'string') return reply.code(400).send({ error: 'invalid_proof' });
+    const id = Number(token.split('.')[0]) % 1000;
+    await pool.query({ name: queries[0]!.name, text: queries[0]!.text, values: [id] });
+    if (withCrypto) claimCrypto();
+    await pool.query({ name: queries[2]!.name, text: queries[2]!.text, values: [id, 'CLAIMED'] });
+    return { credentials: [{ credential: credentialText }] };
   });
   await pool.query(`create table if not exists floor_attempts (id int primary key, state int not null default 0,
     payload text not null, finished_at timestamptz)`);
@@ -111,18 +163,61 @@ if (process.env.FLOOR_SERVER) {
   const http = httpClient(`http://127.0.0.1:${port}`, concurrency);
   // A response's size: an encrypted SD-JWT VC presentation is 3-5 KB of base64url.
   const form = { response: randomBytes(3000).toString('base64url'), state: randomBytes(16).toString('hex') };
+  const expectOk = <T extends { status: number; text: string }>(step: string, response: T) => {
+    if (response.status !== 200) throw new Error(`floor ${step}: ${response.status} ${response.text}`);
+    return response;
+  };
+  // The wallet's side of a claim: its four requests and the key proof it signs (node:crypto, as cheap as it gets).
+  const wallet = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const claim = async (i: number) => {
+    const offer = expectOk('offer', await http.request(`/floor/offer/${i}`)).json();
+    const code = offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code'];
+    const token = expectOk(
+      'token',
+      await http.request('/floor/token', {
+        form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code },
+      }),
+    ).json();
+    const nonce = expectOk('nonce', await http.request('/floor/nonce', { method: 'POST' })).json();
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'openid4vci-proof+jwt' })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ aud: offer.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: nonce.c_nonce }),
+    ).toString('base64url');
+    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), {
+      key: wallet.privateKey,
+      dsaEncoding: 'ieee-p1363',
+    }).toString('base64url');
+    const credential = expectOk(
+      'credential',
+      await http.request('/floor/credential', {
+        headers: { authorization: `Bearer ${token.access_token}` },
+        json: {
+          credential_configuration_id: offer.credential_configuration_ids[0],
+          proofs: { jwt: [`${header}.${payload}.${signature}`] },
+        },
+      }),
+    ).json();
+    if (typeof credential.credentials[0].credential !== 'string') throw new Error('floor credential: no credential');
+  };
   const fire = (n: number) =>
-    runConcurrent(n, concurrency, async (i) => {
-      const response = await http.request(`/floor/${i}`, { form });
-      if (response.status !== 200) throw new Error(`floor: ${response.status} ${response.text}`);
-    });
+    runConcurrent(
+      n,
+      concurrency,
+      claimShape
+        ? claim
+        : async (i) => {
+            expectOk('response', await http.request(`/floor/${i}`, { form }));
+          },
+    );
   try {
     await fire(Math.min(2000, count)); // warm-up (JIT, pool)
     const meter = await cpuMeter({ pids: [child.pid!], databaseUrl: database.url } as ApiServer);
     const txBefore = await transactionCount(database.url);
     print(loadLine());
     print(
-      `floor: ${num(count)} × POST (≈ 4 KB form), ${args.statements} statements${args.crypto === 'true' ? ' + the bare cryptography' : ''}, ${concurrency} in flight…`,
+      claimShape
+        ? `floor: ${num(count)} claims × (GET offer, POST token, POST nonce, proof, POST credential), 4 statements${args.crypto === 'true' ? " + the claim's bare cryptography" : ''}, ${concurrency} in flight…`
+        : `floor: ${num(count)} × POST (≈ 4 KB form), ${args.statements} statements${args.crypto === 'true' ? ' + the bare cryptography' : ''}, ${concurrency} in flight…`,
     );
     const {
       result: { result: run, eventLoop },
@@ -133,19 +228,20 @@ if (process.env.FLOOR_SERVER) {
     if (run.failures > 0) throw run.firstError;
     const txPerRequest = ((await transactionCount(database.url)) - txBefore) / count;
     print('');
-    print('| requests | in flight | statements | cryptography | wall time | requests/s | p50 | p95 | p99 |');
+    const unit = claimShape ? 'claim' : 'request';
+    print(`| ${unit}s | in flight | statements | cryptography | wall time | ${unit}s/s | p50 | p95 | p99 |`);
     print('|---|---|---|---|---|---|---|---|---|');
     print(
-      `| ${num(count)} | ${concurrency} | ${args.statements} (${txPerRequest.toFixed(1)} measured) | ${args.crypto === 'true' ? 'yes' : 'no'} | ${run.seconds.toFixed(2)} s | ${num(run.perSecond)} | ${ms(percentile(run.latencies, 50))} | ${ms(percentile(run.latencies, 95))} | ${ms(percentile(run.latencies, 99))} |`,
+      `| ${num(count)} | ${concurrency} | ${claimShape ? 4 : args.statements} (${txPerRequest.toFixed(1)} measured) | ${args.crypto === 'true' ? 'yes' : 'no'} | ${run.seconds.toFixed(2)} s | ${num(run.perSecond)} | ${ms(percentile(run.latencies, 50))} | ${ms(percentile(run.latencies, 95))} | ${ms(percentile(run.latencies, 99))} |`,
     );
     print(
       cpuBudgetLine(
-        'request (floor server)',
+        `${unit} (floor server)`,
         cpu,
-        args.crypto === 'true' ? undefined : protocolCryptoMs('presentation'),
+        args.crypto === 'true' ? undefined : protocolCryptoMs(claimShape ? 'claim' : 'presentation'),
       ),
     );
-    print(eventLoopLine("the floor server's event loop", eventLoop, count, 'request'));
+    print(eventLoopLine("the floor server's event loop", eventLoop, count, unit));
   } finally {
     await http.close();
     await new Promise<void>((resolve) => {
