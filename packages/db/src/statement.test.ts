@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from './database.ts';
-import { runStatement, runStatementInTransaction, statement } from './statement.ts';
+import { runStatement, runStatementAnywhere, runStatementInTransaction, statement } from './statement.ts';
 
 const counterNext = statement<{ value: number }>(
   'statement_test_counter_next',
@@ -35,6 +35,20 @@ describe('statements on the handle and inside a transaction (PGlite)', () => {
       await runStatementInTransaction(tx, counterNext, [2]);
     });
     expect(await value()).toBe((before ?? 0) + 2);
+  });
+
+  it('runs a statement meant for both on the handle and inside a transaction, each write where it belongs', async () => {
+    const before = (await value()) ?? 0;
+    const [onHandle] = await runStatementAnywhere(handle.db, counterNext, [3]);
+    expect(onHandle?.value).toBe(before + 3);
+    await expect(
+      handle.db.transaction(async (tx) => {
+        const [inside] = await runStatementAnywhere(tx, counterNext, [4]);
+        expect(inside?.value).toBe(before + 7);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await value()).toBe(before + 3);
   });
 
   it('refuses to run a prepared statement on a transaction (it would run outside it)', async () => {

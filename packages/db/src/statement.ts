@@ -63,6 +63,19 @@ export async function runStatementInTransaction<Row>(
 }
 
 /**
+ * Runs `statement` on `db`, the database handle or a Drizzle transaction, for a statement that serves both: on
+ * PostgreSQL's handle it is prepared (runStatement: planned once per pooled connection); anywhere else it is
+ * bound (runStatementInTransaction), inside a transaction as it must be, and on PGlite's handle exactly as
+ * Drizzle's own statements run there (PGlite is one session, where a plan saved is worth nothing). Times may
+ * come back as Date or as string (see runStatementInTransaction).
+ */
+export function runStatementAnywhere<Row>(db: Database, statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
+  return (db as unknown as { $client?: unknown }).$client instanceof pg.Pool
+    ? runStatement(db, statement, values)
+    : runStatementInTransaction(db, statement, values);
+}
+
+/**
  * The columns `fields` of `table` (all when not given) under the statement's `alias` of it, each named
  * `<prefix>.<field>` after the schema's field, so that `unprefixed` splits a row back into the table's rows. A name
  * without a column fails when the statement is declared (at start).
