@@ -93,7 +93,7 @@ if (process.env.FLOOR_SERVER) {
   const credentialText = randomBytes(1200).toString('base64url');
   app.get<{ Params: { id: string } }>('/floor/offer/:id', async (request) => {
     const id = Number(request.params.id) % 1000;
-    const { rows } = await pool.query({ name: queries[0]!.name, text: queries[0]!.text, values: [id] });
+    const { rows } = await pool.query({ ...queries[0]!, values: [id] });
     return {
       credential_issuer: 'https://issuer.example',
       credential_configuration_ids: ['employee_badge_dc_sd_jwt'],
@@ -106,7 +106,7 @@ if (process.env.FLOOR_SERVER) {
     const code = request.body?.['pre-authorized_code'];
     if (typeof code !== 'string') return reply.code(400).send({ error: 'invalid_request' });
     const id = Number(code.split('.')[0]) % 1000;
-    await pool.query({ name: queries[1]!.name, text: queries[1]!.text, values: [id] });
+    await pool.query({ ...queries[1]!, values: [id] });
     return { access_token: `${id}.${randomBytes(32).toString('base64url')}`, token_type: 'Bearer', expires_in: 300 };
   });
   app.post('/floor/nonce', async (_request, reply) => {
@@ -118,9 +118,9 @@ if (process.env.FLOOR_SERVER) {
     const token = request.headers.authorization?.slice('Bearer '.length) ?? '';
     if (typeof request.body?.proofs?.jwt?.[0] !== 'string') return reply.code(400).send({ error: 'invalid_proof' });
     const id = Number(token.split('.')[0]) % 1000;
-    await pool.query({ name: queries[0]!.name, text: queries[0]!.text, values: [id] });
+    await pool.query({ ...queries[0]!, values: [id] });
     if (withCrypto) claimCrypto();
-    await pool.query({ name: queries[2]!.name, text: queries[2]!.text, values: [id, 'CLAIMED'] });
+    await pool.query({ ...queries[2]!, values: [id, 'CLAIMED'] });
     return { credentials: [{ credential: credentialText }] };
   });
   await pool.query(`create table if not exists floor_attempts (id int primary key, state int not null default 0,

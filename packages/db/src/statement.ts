@@ -32,9 +32,12 @@ interface QueryClient {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+/** The driver's client under a Drizzle database handle (a pg.Pool or a PGlite); undefined for a transaction. */
+const clientOf = (db: Database) => (db as unknown as { $client?: unknown }).$client;
+
 /** Runs `statement` with `values` ($1, $2, … in order) on `db`; answers its rows. */
 export async function runStatement<Row>(db: Database, statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
-  const client = (db as unknown as { $client?: unknown }).$client;
+  const client = clientOf(db);
   if (client instanceof pg.Pool) {
     const result = await client.query({ name: statement.name, text: statement.text, values });
     return result.rows as Row[];
@@ -70,7 +73,7 @@ export async function runStatementInTransaction<Row>(
  * come back as Date or as string (see runStatementInTransaction).
  */
 export function runStatementAnywhere<Row>(db: Database, statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
-  return (db as unknown as { $client?: unknown }).$client instanceof pg.Pool
+  return clientOf(db) instanceof pg.Pool
     ? runStatement(db, statement, values)
     : runStatementInTransaction(db, statement, values);
 }
