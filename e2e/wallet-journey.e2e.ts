@@ -68,12 +68,22 @@ async function presentWithWallet(holder: Page, verificationId: string, customer:
 describe('the whole journey: issue, claim in the wallet, verify, revoke', () => {
   it('works end to end across account center, console, mailbox, wallet and holder pages', async () => {
     // What the product logged (warnings and errors), to tell a slow job from a failed one.
-    onTestFailed(() => {
-      process.stderr.write(`product output:\n${product.output().slice(-6000)}\n`);
-    });
     const problems: string[] = [];
     const staff = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const console = await staff.newPage();
+    onTestFailed(async () => {
+      process.stderr.write(`product output:\n${product.output().slice(-6000)}\n`);
+      // Where the console stood when it failed (a wizard still on its page shows why).
+      process.stderr.write(
+        `console at ${console.url()}: ${(
+          await console
+            .locator('body')
+            .innerText()
+            .catch(() => '')
+        ).slice(0, 2000)}\n`,
+      );
+      await snap(console, 'wallet-journey-failed-console').catch(() => {});
+    });
     console.on('pageerror', (err) => problems.push(`console: ${err.message}`));
     await signIn(console, product, 'demo@example.com', 'Demo-Passw0rd!');
 
