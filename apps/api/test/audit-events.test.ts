@@ -3,6 +3,8 @@ import { makeCertificate } from '@cp/credentials/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommands } from '../src/cli/commands/index.ts';
+import { AUDIT_LABEL_MAX, credentialTargetSql } from '../src/modules/audit-events/audit-events.repository.ts';
+import { credentialTarget } from '../src/modules/audit-events/audit-events.service.ts';
 import { buildOrganization, buildUser, buildVerifiedOrganization, startTestApp, type TestApp } from './harness.ts';
 import { basicAuth, multipart, pdf } from './security-fixtures.ts';
 import { claimCredential, makeHolder } from './support/wallet.ts';
@@ -688,5 +690,35 @@ describe('reading the log: filters, paging, isolation', () => {
     expect(keyForeign.statusCode).toBe(401);
     expect((await call('GET', '/api/audit-events', {})).statusCode).toBe(401);
     expect((await call('GET', '/api/audit-events', org.member.auth)).statusCode).toBe(400);
+  });
+});
+
+describe('a credential as a target, in SQL and in TypeScript', () => {
+  it('labels and details a credential alike in both (the claim statement writes them in SQL)', async () => {
+    const target = credentialTargetSql('c');
+    const cases: [string, string, string][] = [
+      ['Work Certificate', 'Hana', 'Sato'],
+      ['Work Certificate', '', ''],
+      ['Library card', 'Ada', ''],
+      ['Library card', '', 'Lovelace'],
+      ['Membership', '  Kim ', ' Lee  '],
+      ['Membership', '   ', 'Lee'],
+      ['証明書', '花子', '佐藤'],
+      ['N'.repeat(250), 'Very-long-first-name'.repeat(3), 'Very-long-last-name'.repeat(3)],
+    ];
+    for (const [name, recipientFirstName, recipientLastName] of cases) {
+      const result = await db().execute(
+        sql`select ${sql.raw(target.label)} as "label", ${sql.raw(target.details)} as "details"
+              from (select ${name}::text as name, ${recipientFirstName}::text as recipient_first_name,
+                           ${recipientLastName}::text as recipient_last_name) c`,
+      );
+      const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+        label: string;
+        details: unknown;
+      }[];
+      const expected = credentialTarget({ id: 'x', name, recipientFirstName, recipientLastName });
+      // As recordAuditEvent stores it: the label cut to its longest form.
+      expect(row).toEqual({ label: expected.target.label.slice(0, AUDIT_LABEL_MAX), details: expected.details });
+    }
   });
 });

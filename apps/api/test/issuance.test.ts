@@ -13,7 +13,7 @@ import {
   verifySdJwtVc,
 } from '@cp/credentials';
 import { schema } from '@cp/db';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as credentialSchemasService from '../src/modules/credential-schemas/credential-schemas.service.ts';
 import {
@@ -370,6 +370,104 @@ describe('OpenID4VCI issuance of an SD-JWT VC', () => {
     expect(crossList.json().results.map((c: { id: string }) => c.id)).toEqual([foreignCredential.id]);
     // And this organization's credential is untouched.
     expect((await t.app.inject({ method: 'GET', url: `/api/credentials/${late.id}`, headers })).statusCode).toBe(200);
+  });
+
+  it('refuses for its token, its configuration or a withdrawal before all else, and spends no nonce doing so', async () => {
+    const { organization, schemaRecord, headers } = await verifiedOrganization('Hooli');
+    const issuer = `${t.config.publicUrl}/orgs/${organization.id}`;
+    const holder = await makeHolder();
+    // Spent nonces are rows (a fresh one is stateless): the count says whether a request spent one.
+    const nonces = async () => (await t.runtime.ctx.database.db.select({ n: count() }).from(schema.nonces))[0]!.n;
+    const offerToken = async () => {
+      const credential = await createCredential(headers, schemaRecord.schema.id);
+      const page = (await http(`${t.config.publicUrl}/api/credentials/${credential.id}/connect`)).json();
+      const offer = (await resolveOffer(page.connection_url)).offer;
+      const code = offer.grants['urn:ietf:params:oauth:grant-type:pre-authorized_code']['pre-authorized_code'];
+      const token = await http(`${issuer}/token`, {
+        form: { grant_type: 'urn:ietf:params:oauth:grant-type:pre-authorized_code', 'pre-authorized_code': code },
+      });
+      expect(token.status).toBe(200);
+      return {
+        credential,
+        accessToken: token.json().access_token as string,
+        configurationId: offer.credential_configuration_ids[0] as string,
+      };
+    };
+    const freshProof = async () =>
+      proofJwt(holder, issuer, (await http(`${issuer}/nonce`, { method: 'POST' })).json().c_nonce);
+    const request = (token: string, configurationId: string, jwt: string) =>
+      http(`${issuer}/credential`, {
+        token,
+        json: { credential_configuration_id: configurationId, proofs: { jwt: [jwt] } },
+      });
+
+    // A good proof for another configuration than the token grants: refused, its nonce still fresh.
+    const first = await offerToken();
+    const proof = await freshProof();
+    const before = await nonces();
+    const otherConfiguration = await request(first.accessToken, 'another-schema', proof);
+    expect(otherConfiguration.json().error).toBe('unknown_credential_configuration');
+    expect(await nonces()).toBe(before);
+    expect((await request(first.accessToken, first.configurationId, proof)).status).toBe(200);
+    expect(await nonces()).toBe(before + 1);
+
+    // An unknown token is refused as such, whatever else is wrong with the request (a forged proof, no
+    // configuration, another configuration), and a good proof with it is not spent.
+    const forged = await signJwt(
+      (await makeHolder()).signer,
+      { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk },
+      { aud: issuer, iat: Math.floor(Date.now() / 1000), nonce: 'made-up' },
+    );
+    for (const answer of [
+      await request('not-a-token', first.configurationId, forged),
+      await request('not-a-token', 'another-schema', forged),
+      await http(`${issuer}/credential`, { token: 'not-a-token', json: { proofs: { jwt: [forged] } } }),
+      await request('not-a-token', first.configurationId, await freshProof()),
+    ]) {
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toContain('invalid_token');
+    }
+    expect(await nonces()).toBe(before + 1);
+
+    // An expired token, and a token of this organization at another organization's issuer.
+    const second = await offerToken();
+    const foreign = await verifiedOrganization('Pied Piper');
+    const foreignIssuer = `${t.config.publicUrl}/orgs/${foreign.organization.id}`;
+    const foreignProof = await proofJwt(
+      holder,
+      foreignIssuer,
+      (await http(`${foreignIssuer}/nonce`, { method: 'POST' })).json().c_nonce,
+    );
+    const atForeign = await http(`${foreignIssuer}/credential`, {
+      token: second.accessToken,
+      json: { credential_configuration_id: second.configurationId, proofs: { jwt: [foreignProof] } },
+    });
+    expect(atForeign.status).toBe(401);
+    await t.runtime.ctx.database.db
+      .update(schema.credentialOffers)
+      .set({ accessTokenExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.credentialOffers.credentialId, second.credential.id));
+    const expired = await request(second.accessToken, second.configurationId, await freshProof());
+    expect(expired.status).toBe(401);
+    expect(expired.headers['www-authenticate']).toContain('invalid_token');
+    expect(await nonces()).toBe(before + 1);
+
+    // A credential revoked after its token was issued: refused, nothing spent, nothing claimed.
+    const third = await offerToken();
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/credentials/revoke',
+      headers,
+      payload: { credentials: [third.credential.id] },
+    });
+    const revoked = await request(third.accessToken, third.configurationId, await freshProof());
+    expect(revoked.json().error).toBe('credential_request_denied');
+    expect(await nonces()).toBe(before + 1);
+    const [row] = await t.runtime.ctx.database.db
+      .select({ status: schema.credentials.status, holderJwk: schema.credentials.holderJwk })
+      .from(schema.credentials)
+      .where(eq(schema.credentials.id, third.credential.id));
+    expect(row).toEqual({ status: 'REVOKED', holderJwk: null });
   });
 
   it('only a verified organization issues, with claims typed and checked by the schema', async () => {

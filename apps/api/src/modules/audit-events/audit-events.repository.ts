@@ -27,6 +27,24 @@ const USER_LABEL = (id: string) =>
   `(select coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email, u.username) from users u where u.id = ${id})`;
 const API_KEY_LABEL = (id: string) => `(select k.name from api_keys k where k.id = ${id})`;
 
+/** A target label's longest form, in characters (longer ones are cut). */
+export const AUDIT_LABEL_MAX = 300;
+
+/**
+ * A credential as an event's target in SQL, as `credentialTarget` (audit-events.service.ts) makes it in
+ * TypeScript: the label "Work Certificate — Kim Lee" (the name alone without a recipient name) and the details
+ * `{credential_name, recipient_name}`. `c` is the SQL alias of a row with the credential's `name`,
+ * `recipient_first_name` and `recipient_last_name`. For a statement that writes an event of a credential it
+ * finds itself (the claim); audit-events.test.ts holds the two to the same answers.
+ */
+export function credentialTargetSql(c: string) {
+  const recipient = `concat_ws(' ', nullif(btrim(${c}.recipient_first_name), ''), nullif(btrim(${c}.recipient_last_name), ''))`;
+  return {
+    label: `left(${c}.name || coalesce(' — ' || nullif(${recipient}, ''), ''), ${AUDIT_LABEL_MAX})`,
+    details: `jsonb_build_object('credential_name', ${c}.name, 'recipient_name', ${recipient})`,
+  };
+}
+
 /** One of the labels above with the id bound as a parameter of a Drizzle query. */
 function boundLabel(label: (id: string) => string, id: string) {
   const [before, after] = label('\u0000').split('\u0000');

@@ -40,8 +40,7 @@ const actorTypes = { user: 'USER', api_key: 'API_KEY', holder: 'HOLDER', system:
   AuditActorType
 >;
 
-const LABEL_MAX = 300;
-const clip = (label: string | null) => (label === null ? null : label.slice(0, LABEL_MAX));
+const clip = (label: string | null) => (label === null ? null : label.slice(0, repository.AUDIT_LABEL_MAX));
 
 /**
  * Records events of one organization by one actor. Call it with the transaction handle of the change, so that
@@ -60,8 +59,21 @@ export async function recordAuditEvents(
   );
 }
 
-/** The row an event is stored as (for a statement that stores it with its cause, as the claim does). */
+/** The row an event is stored as. */
 export function auditEventRow(scope: { organizationId: string; actor: AuditActor }, event: AuditEventInput) {
+  return {
+    ...auditEventHead(scope, event.action),
+    targetId: event.target.id,
+    targetLabel: clip(event.target.label),
+    details: auditActionDefinitions[event.action].details.parse(event.details) as Record<string, unknown>,
+  };
+}
+
+/**
+ * An event's row without its target and details: for a statement that stores the event with its cause and
+ * writes those itself (the claim, of the credential it finds: `credentialTargetSql`).
+ */
+export function auditEventHead(scope: { organizationId: string; actor: AuditActor }, action: AuditAction) {
   const { organizationId, actor } = scope;
   return {
     organizationId,
@@ -69,11 +81,8 @@ export function auditEventRow(scope: { organizationId: string; actor: AuditActor
     actorUserId: actor.kind === 'user' ? actor.userId : null,
     actorApiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
     actorLabel: actor.kind === 'system' ? (actor.label ?? null) : null,
-    action: event.action,
-    targetType: auditActionDefinitions[event.action].target,
-    targetId: event.target.id,
-    targetLabel: clip(event.target.label),
-    details: auditActionDefinitions[event.action].details.parse(event.details) as Record<string, unknown>,
+    action,
+    targetType: auditActionDefinitions[action].target,
   };
 }
 

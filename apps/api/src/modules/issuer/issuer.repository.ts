@@ -9,6 +9,7 @@ import {
   type WalletAttestationRecord,
 } from '@cp/db';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { credentialTargetSql } from '../audit-events/audit-events.repository.ts';
 import { policyAllowsSql } from '../issuer-policy/issuer-policy.repository.ts';
 
 const { credentialOffers, credentials } = schema;
@@ -210,18 +211,20 @@ export async function findOfferByAccessTokenHash(db: Database, organizationId: s
   return row;
 }
 
-/** The audit event of a claim, as `recordAuditEvent` would store it. */
+/**
+ * The audit event of a claim, as `recordAuditEvent` would store it, without its target and details: the claim
+ * statement writes those of the credential it claimed itself (as `credentialTarget` makes them).
+ */
 export interface ClaimAuditRow {
   actorType: string;
   action: string;
   targetType: string;
-  targetId: string | null;
-  targetLabel: string | null;
-  details: Record<string, unknown>;
 }
 
 export interface ClaimResult {
-  /** The nonce was not spent before (false: refuse the proof). */
+  /** The offer the access token was issued for, with its credential, as the statement found it (null: none). */
+  token: TokenOffer | null;
+  /** The nonce was not spent before (false: refuse the proof). Only tried for a usable token. */
   nonceFresh: boolean;
   /** This request completed the offer (false: it already delivered its credential, or was revoked). */
   offerCompleted: boolean;
@@ -233,44 +236,72 @@ export interface ClaimResult {
 }
 
 /**
- * The credential step's writes in one statement, so they are all or nothing: the proof's nonce is spent
- * (its hash inserted: a second use finds the row), then, only if it was fresh, the offer is completed (one
- * credential per offer: the row lock makes a concurrent second request find `completed_at` set), then, only
- * if that succeeded, the credential becomes CLAIMED with the holder's key (not when revoked meanwhile) and its
- * audit event is stored with it. Also answers whether the organization has `credential.claimed` subscribers.
+ * The credential step's database work in one statement, so that it is one round trip and all or nothing. It
+ * reads the offer the access token was issued for and its credential (answered whatever happens, for the
+ * credential's signing and to explain a refusal). Only when the token is unexpired, the credential is of
+ * configuration `$3` and neither it nor the offer was withdrawn: the proof's nonce is spent (its hash
+ * inserted: a second use finds the row), then, only if it was fresh, the offer is completed (one credential
+ * per offer: the row lock makes a concurrent second request find `completed_at` set), then, only if that
+ * succeeded, the credential becomes CLAIMED with the holder's key (not when revoked meanwhile) and its audit
+ * event is stored with it (its target and details as `credentialTarget` makes them). Also answers whether the organization has `credential.claimed` subscribers.
  */
-const claimStatement = statement<ClaimResult>(
+const claimedTarget = credentialTargetSql('claimed');
+const claimStatement = statement<ClaimRow>(
   'issuer_claim',
-  `with nonce as (
-     insert into nonces (nonce_hash, purpose, expires_at, consumed_at) values ($1::text, $2::text, $3::timestamptz, $4::timestamptz)
+  `with token as (
+     select o.id as offer_id, o.access_token_expires_at, o.revoked_at as offer_revoked_at, c.id, c.name,
+            c.recipient_first_name, c.recipient_last_name, c.schema_snapshot->>'slug' as slug, c.claims,
+            c.status_list_id, c.status_index, c.revoked_at, c.deleted_at, c.schema_snapshot->'attributes' as attributes
+       from credential_offers o join credentials c on c.id = o.credential_id
+      where o.organization_id = $1 and o.access_token_hash = $2
+   ), usable as (
+     select offer_id, id from token
+      where access_token_expires_at > $4::timestamptz and slug = $3::text
+        and offer_revoked_at is null and revoked_at is null and deleted_at is null
+   ), nonce as (
+     insert into nonces (nonce_hash, purpose, expires_at, consumed_at)
+     select $5::text, $6::text, $7::timestamptz, $4::timestamptz from usable
      on conflict (nonce_hash) do nothing returning 1
    ), offer as (
      update credential_offers set completed_at = $4
-      where id = $5 and completed_at is null and revoked_at is null and exists (select from nonce)
+      where id = (select offer_id from usable) and completed_at is null and revoked_at is null
+        and exists (select from nonce)
      returning 1
    ), claimed as (
-     update credentials set status = 'CLAIMED', claimed_at = $4, holder_jwk = $6::jsonb, signing_key_id = $7
-      where id = $8 and revoked_at is null and exists (select from offer)
-     returning schema_id, claimed_at
+     update credentials set status = 'CLAIMED', claimed_at = $4, holder_jwk = $8::jsonb, signing_key_id = $9
+      where id = (select id from usable) and revoked_at is null and exists (select from offer)
+     returning id, name, recipient_first_name, recipient_last_name, schema_id, claimed_at
    ), audit as (
      insert into audit_events (organization_id, actor_type, action, target_type, target_id, target_label, details)
-     select $9::uuid, $10::text, $11::text, $12::text, $13::text, $14::text, $15::jsonb from claimed
+     select $1::uuid, $10::text, $11::text, $12::text, claimed.id::text,
+            ${claimedTarget.label}, ${claimedTarget.details}
+       from claimed
    )
-   select exists (select from nonce) as "nonceFresh", exists (select from offer) as "offerCompleted",
+   select token.offer_id as "offerId", token.access_token_expires_at as "accessTokenExpiresAt",
+          token.offer_revoked_at as "offerRevokedAt", token.id, token.name,
+          token.recipient_first_name as "recipientFirstName", token.recipient_last_name as "recipientLastName",
+          token.slug, token.claims, token.status_list_id as "statusListId", token.status_index as "statusIndex",
+          token.revoked_at as "revokedAt", token.deleted_at as "deletedAt", token.attributes,
+          exists (select from nonce) as "nonceFresh", exists (select from offer) as "offerCompleted",
           claimed.claimed_at as "claimedAt", claimed.schema_id as "schemaId",
           exists (select from webhooks w
-                   where w.organization_id = $9 and w.deleted_at is null and w.enabled
+                   where w.organization_id = $1 and w.deleted_at is null and w.enabled
                      and w.events @> '["credential.claimed"]'::jsonb) as "notify"
-     from (select) one left join claimed on true`,
+     from (select) one left join token on true left join claimed on true`,
 );
+
+/** The claim statement's row: the token's offer and credential (null columns when none), then the claim's. */
+type ClaimRow = { [K in keyof TokenOffer]: TokenOffer[K] | null } & Omit<ClaimResult, 'token'>;
 
 export interface ClaimInput {
   organizationId: string;
+  /** The access token's hash: the statement finds its offer and credential. */
+  accessTokenHash: string;
+  /** The configuration asked for: the credential's schema slug (`dc+sd-jwt`) or that of its mdoc one. */
+  slug: string;
   nonceHash: string;
   noncePurpose: string;
   nonceExpiresAt: Date;
-  offerId: string;
-  credentialId: string;
   holderJwk: Record<string, unknown>;
   signingKeyId: string;
   audit: ClaimAuditRow;
@@ -278,28 +309,49 @@ export interface ClaimInput {
 }
 
 const claimValues = (input: ClaimInput) => [
+  input.organizationId,
+  input.accessTokenHash,
+  input.slug,
+  input.now,
   input.nonceHash,
   input.noncePurpose,
   input.nonceExpiresAt,
-  input.now,
-  input.offerId,
   JSON.stringify(input.holderJwk),
   input.signingKeyId,
-  input.credentialId,
-  input.organizationId,
   input.audit.actorType,
   input.audit.action,
   input.audit.targetType,
-  input.audit.targetId,
-  input.audit.targetLabel,
-  JSON.stringify(input.audit.details),
 ];
+
+/** Drivers differ in how they hand back a timestamp outside a prepared statement (a string in a transaction). */
+const asDate = (value: Date | string | null) => (value === null || value instanceof Date ? value : new Date(value));
+
+function claimResult(row: ClaimRow | undefined): ClaimResult {
+  if (!row) throw new Error('The claim statement answered no row');
+  const { nonceFresh, offerCompleted, claimedAt, schemaId, notify, ...token } = row;
+  return {
+    token:
+      token.offerId === null
+        ? null
+        : ({
+            ...token,
+            accessTokenExpiresAt: asDate(token.accessTokenExpiresAt),
+            offerRevokedAt: asDate(token.offerRevokedAt),
+            revokedAt: asDate(token.revokedAt),
+            deletedAt: asDate(token.deletedAt),
+          } as TokenOffer),
+    nonceFresh,
+    offerCompleted,
+    claimedAt: asDate(claimedAt),
+    schemaId,
+    notify,
+  };
+}
 
 /** The claim of one credential (one key proof): one statement on the database handle. */
 export async function claimCredential(db: Database, input: ClaimInput): Promise<ClaimResult> {
   const [row] = await runStatement(db, claimStatement, claimValues(input));
-  if (!row) throw new Error('The claim statement answered no row');
-  return row;
+  return claimResult(row);
 }
 
 /**
@@ -308,7 +360,5 @@ export async function claimCredential(db: Database, input: ClaimInput): Promise<
  */
 export async function claimCredentialInTransaction(tx: Database, input: ClaimInput): Promise<ClaimResult> {
   const [row] = await runStatementInTransaction(tx, claimStatement, claimValues(input));
-  if (!row) throw new Error('The claim statement answered no row');
-  // Drivers differ in how they hand back a timestamp outside a prepared statement.
-  return { ...row, claimedAt: row.claimedAt === null ? null : new Date(row.claimedAt) };
+  return claimResult(row);
 }

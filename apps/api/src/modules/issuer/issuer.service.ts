@@ -11,7 +11,7 @@ import { type IssuerMetadataResult, Openid4vciVersion } from '@openid4vc/openid4
 import { AppError } from '../../errors/app-error.ts';
 import { OAuthError } from '../../errors/oauth-error.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
-import { auditEventRow, credentialTarget } from '../audit-events/audit-events.service.ts';
+import { auditEventHead } from '../audit-events/audit-events.service.ts';
 import * as credentialSchemasService from '../credential-schemas/credential-schemas.service.ts';
 import { isPlatformSchemaSlug } from '../credential-schemas/platform-credential-schemas.ts';
 import {
@@ -573,13 +573,36 @@ function checkBatch(proofs: CheckedProof[]) {
   return { jwks: proofs.map((proof) => proof.jwk), nonce: first.nonce };
 }
 
-/** The claim statement's refusals, as the wallet is told them. */
-function assertClaimed(claimed: repository.ClaimResult) {
+/** The access token's offer, while the token is valid (OpenID4VCI 1.0 §8.3.1: `invalid_token` otherwise). */
+function validToken(row: repository.TokenOffer | null | undefined): repository.TokenOffer {
+  if (!row?.accessTokenExpiresAt || row.accessTokenExpiresAt <= new Date()) {
+    throw new OAuthError('invalid_token', 'The access token is invalid or expired.', 401);
+  }
+  return row;
+}
+
+/** The configuration a request names must be the one of the token's offer (or its mdoc form). */
+function assertConfiguration(configurationId: string, slug: string) {
+  if (configurationId !== slug && configurationId !== mdocConfigurationId(slug)) {
+    throw new OAuthError('unknown_credential_configuration', 'This offer is for another credential configuration.');
+  }
+}
+
+const withdrawn = () => new OAuthError('credential_request_denied', 'This credential was withdrawn.');
+
+/**
+ * The claim statement's refusals, as the wallet is told them, in the order a request is checked: the token,
+ * the configuration it grants, the credential and offer still standing, then the nonce and the offer's one use.
+ */
+function assertClaimed(claimed: repository.ClaimResult, configurationId: string) {
+  const token = validToken(claimed.token);
+  assertConfiguration(configurationId, token.slug);
+  if (token.revokedAt || token.deletedAt || token.offerRevokedAt) throw withdrawn();
   if (!claimed.nonceFresh) throw staleNonce();
   if (!claimed.offerCompleted) {
     throw new OAuthError('credential_request_denied', 'This offer already delivered its credential.');
   }
-  return claimed;
+  return { ...claimed, token };
 }
 
 /**
@@ -589,6 +612,14 @@ function assertClaimed(claimed: repository.ClaimResult) {
  * names the offer (and so the organization and the one configuration it may deliver); @openid4vc/openid4vci
  * parses the request against that configuration and builds the response: plain JSON, or a JWE to the wallet's
  * key when the request carries `credential_response_encryption` (§8.3).
+ *
+ * The common request (an SD-JWT VC by configuration id) is checked in full first (its form, its proofs,
+ * their nonce's signature, a key attestation), then one statement reads the token's offer and, when it
+ * grants that configuration and stands, claims it (repository.claimCredential); the credential is signed
+ * once claimed. A request that fails a check reads the token's offer first, so that it is refused for its
+ * token or configuration before anything else, as when the offer is read first. A request by identifier
+ * (authorization code flow) or for an mdoc reads the offer first: the identifier names the configuration,
+ * and an mdoc is built before the claim (its claims may not fit the mdoc's types).
  */
 export async function requestCredential(
   deps: IssuerDeps,
@@ -597,66 +628,55 @@ export async function requestCredential(
   token: string,
   body: Record<string, unknown>,
 ) {
-  const row = await repository.findOfferByAccessTokenHash(deps.db, organizationId, sha256(token));
-  if (!row?.accessTokenExpiresAt || row.accessTokenExpiresAt <= new Date()) {
-    throw new OAuthError('invalid_token', 'The access token is invalid or expired.', 401);
-  }
-  const credential = row;
-  const slug = credential.slug;
+  const accessTokenHash = sha256(token);
+  const readToken = async () =>
+    validToken(await repository.findOfferByAccessTokenHash(deps.db, organizationId, accessTokenHash));
+  const byIdentifier = body.credential_identifier !== undefined;
+  const forMdoc =
+    typeof body.credential_configuration_id === 'string' &&
+    readConfigurationId(body.credential_configuration_id).format === MDOC_FORMAT;
+  const known = byIdentifier || forMdoc ? await readToken() : undefined;
   // OpenID4VCI 1.0 §6.2, §8.2: a token of the authorization code flow asked by authorization_details names its
   // one credential by an identifier, the configuration's id; a request by identifier is read as by that id.
-  if (body.credential_identifier !== undefined) {
-    if (body.credential_identifier !== slug || body.credential_configuration_id !== undefined) {
+  if (known && byIdentifier) {
+    if (body.credential_identifier !== known.slug || body.credential_configuration_id !== undefined) {
       throw new OAuthError('unknown_credential_identifier', 'This access token grants no such credential identifier.');
     }
     const { credential_identifier: _identifier, ...byConfiguration } = body;
-    body = { ...byConfiguration, credential_configuration_id: slug };
+    body = { ...byConfiguration, credential_configuration_id: known.slug };
   }
   if (body.credential_configuration_id === undefined) {
     // Requests by `format` are of the drafts before OpenID4VCI 1.0.
-    throw body.format !== undefined
-      ? new OAuthError('unsupported_credential_format', 'Name the credential_configuration_id of the offer.')
-      : new OAuthError('invalid_credential_request', 'credential_configuration_id is missing.');
+    const refusal =
+      body.format !== undefined
+        ? new OAuthError('unsupported_credential_format', 'Name the credential_configuration_id of the offer.')
+        : new OAuthError('invalid_credential_request', 'credential_configuration_id is missing.');
+    if (!known) await readToken();
+    throw refusal;
   }
-  const configurationId = body.credential_configuration_id;
-  if (configurationId !== slug && configurationId !== mdocConfigurationId(slug)) {
-    throw new OAuthError('unknown_credential_configuration', 'This offer is for another credential configuration.');
-  }
-  // Checked before the proof, the nonce and the claim: a request refused for its encryption spends nothing.
-  const { credential_response_encryption: encryptionRequest, ...request } = body;
-  const encryption = await parseResponseEncryption(encryptionRequest);
-  const jwts = jwtProofs(request);
-  const issuerMetadata = requestIssuerMetadata(deps, organizationId, configurationId);
-  let parsed: ReturnType<typeof openid4vciIssuer.parseCredentialRequest>;
+  const configurationId = body.credential_configuration_id as string;
+  if (known) assertConfiguration(configurationId, known.slug);
+  let checked: Awaited<ReturnType<typeof checkCredentialRequest>>;
   try {
-    // Without the encryption parameters: the library reads them in the drafts' form (a top-level `alg`).
-    parsed = openid4vciIssuer.parseCredentialRequest({ issuerMetadata, credentialRequest: request });
+    checked = await checkCredentialRequest(deps, organizationId, configurationId, body);
   } catch (err) {
-    throw libraryError(err);
+    // Refused for its token or configuration first, as when the offer is read before the request is checked.
+    if (!known) assertConfiguration(configurationId, (await readToken()).slug);
+    throw err;
   }
-  // Each proof checked on its own, then the batch's rules: any failure refuses the whole request, unclaimed.
-  const { jwks, nonce } = checkBatch(
-    await Promise.all(jwts.map((jwt) => checkProof(deps, organizationId, issuerMetadata, jwt))),
-  );
+  const { parsed, jwks, nonce, keyAttestation, encryption } = checked;
   const jwk = jwks[0] as JsonWebKey;
-  // OpenID4VCI 1.0 Appendix D: a key attestation in a proof, vouched for by a trusted wallet provider (each proof
-  // that carries one is checked; the first is recorded with the credential).
-  const keyAttestations = await Promise.all(
-    jwts.map((jwt, i) => checkKeyAttestation(deps.db, organizationId, jwt, jwks[i] as JsonWebKey)),
-  );
-  const keyAttestation = keyAttestations.find((record) => record !== undefined);
-  if (credential.revokedAt || credential.deletedAt || credential.offerRevokedAt) {
-    throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
-  }
-  // Signed before the claim is stored, so that the claim's writes are one statement; a request the
-  // statement refuses (nonce spent, offer already delivered) only wastes the signature.
+  if (known && (known.revokedAt || known.deletedAt || known.offerRevokedAt)) throw withdrawn();
   const signer = await keysService.getActiveSigner(deps.keys, organizationId);
-  const vct = credentialVct(deps.publicUrl, organizationId, slug);
+  const vct = credentialVct(deps.publicUrl, organizationId, readConfigurationId(configurationId).slug);
   const issuer = issuerUrl(deps.publicUrl, organizationId);
-  const isMdoc = readConfigurationId(configurationId).format === MDOC_FORMAT;
-  const issueInstance = (holderJwk: JsonWebKey, slot: { statusListId: string; statusIndex: number }) => {
+  const issueInstance = (
+    credential: Pick<repository.TokenOffer, 'attributes' | 'claims'>,
+    holderJwk: JsonWebKey,
+    slot: { statusListId: string; statusIndex: number },
+  ) => {
     const status = { idx: slot.statusIndex, uri: statusListUri(deps.publicUrl, organizationId, slot.statusListId) };
-    return isMdoc
+    return forMdoc
       ? issueMdocCredential({
           signer,
           vct,
@@ -678,32 +698,35 @@ export async function requestCredential(
           status,
         });
   };
-  const first = await issueInstance(jwk, credential);
+  // An mdoc is built before the claim: one whose claims do not fit its types is refused unclaimed.
+  const early = known && forMdoc ? await issueInstance(known, jwk, known) : undefined;
+  const { action, targetType, actorType } = auditEventHead(
+    { organizationId, actor: { kind: 'holder' } },
+    'credential.claimed',
+  );
   const claimInput: repository.ClaimInput = {
     organizationId,
+    accessTokenHash,
+    slug: readConfigurationId(configurationId).slug,
     nonceHash: nonce.hash,
     noncePurpose: noncePurpose(organizationId),
     nonceExpiresAt: nonce.expiresAt,
-    offerId: credential.offerId,
-    credentialId: credential.id,
     holderJwk: jwk as Record<string, unknown>,
     signingKeyId: signer.keyId,
-    audit: auditEventRow(
-      { organizationId, actor: { kind: 'holder' } },
-      { action: 'credential.claimed', ...credentialTarget(credential) },
-    ),
+    // The statement writes the event's target and details, of the credential it claims, itself.
+    audit: { action, targetType, actorType },
     now: new Date(),
   };
-  // One proof: the claim statement alone, as before batches. Several: the claim and the further instances'
-  // status slots in one transaction, slots taken only once the claim succeeded (a refused request, or a
-  // replay of a used token, allocates nothing), instances signed once their slots are known.
+  // One proof: the claim statement alone. Several: the claim and the further instances' status slots in one
+  // transaction, slots taken only once the claim succeeded (a refused request, or a replay of a used token,
+  // allocates nothing).
   const { claimed, slots } =
     jwks.length === 1
-      ? { claimed: assertClaimed(await repository.claimCredential(deps.db, claimInput)), slots: [] }
+      ? { claimed: assertClaimed(await repository.claimCredential(deps.db, claimInput), configurationId), slots: [] }
       : await deps.db.transaction(async (tx) => {
-          const claimed = assertClaimed(await repository.claimCredentialInTransaction(tx, claimInput));
+          const claimed = assertClaimed(await repository.claimCredentialInTransaction(tx, claimInput), configurationId);
           // Revoked between the read and the claim: no instances to add to lists already published as revoked.
-          if (!claimed.claimedAt) throw new OAuthError('credential_request_denied', 'This credential was withdrawn.');
+          if (!claimed.claimedAt) throw withdrawn();
           const more = jwks.slice(1) as Record<string, unknown>[];
           return {
             claimed,
@@ -711,16 +734,17 @@ export async function requestCredential(
               deps.credentials,
               tx,
               organizationId,
-              credential.id,
+              claimed.token.id,
               more,
             ),
           };
         });
+  const credential = claimed.token;
   // After the commit (the slots exist only then): signing with the organization's key in memory does not fail
   // short of a bug, which would leave the claim without its answer, as a lost response would.
   const issued = [
-    first,
-    ...(await Promise.all(slots.map((slot, i) => issueInstance(jwks[i + 1] as JsonWebKey, slot)))),
+    early ?? (await issueInstance(credential, jwk, credential)),
+    ...(await Promise.all(slots.map((slot, i) => issueInstance(credential, jwks[i + 1] as JsonWebKey, slot)))),
   ];
   if (keyAttestation) await repository.recordKeyAttestation(deps.db, organizationId, credential.id, keyAttestation);
   if (claimed.claimedAt && claimed.notify) {
@@ -735,6 +759,41 @@ export async function requestCredential(
     credentials: issued.map((credential) => ({ credential })),
   });
   return encryption ? { jwe: await encryptCredentialResponse(encryption, response) } : { json: response };
+}
+
+/**
+ * A credential request's own checks, before any row is read or written: its encryption parameters, its key
+ * proofs' form, the library's parse against the configuration, each proof (signature, `aud`, `iat`, this
+ * organization's `c_nonce`), the batch's rules and any key attestation. A request refused here spends nothing.
+ */
+async function checkCredentialRequest(
+  deps: IssuerDeps,
+  organizationId: string,
+  configurationId: string,
+  body: Record<string, unknown>,
+) {
+  const { credential_response_encryption: encryptionRequest, ...request } = body;
+  const encryption = await parseResponseEncryption(encryptionRequest);
+  const jwts = jwtProofs(request);
+  const issuerMetadata = requestIssuerMetadata(deps, organizationId, configurationId);
+  let parsed: ReturnType<typeof openid4vciIssuer.parseCredentialRequest>;
+  try {
+    // Without the encryption parameters: the library reads them in the drafts' form (a top-level `alg`).
+    parsed = openid4vciIssuer.parseCredentialRequest({ issuerMetadata, credentialRequest: request });
+  } catch (err) {
+    throw libraryError(err);
+  }
+  // Each proof checked on its own, then the batch's rules: any failure refuses the whole request, unclaimed.
+  const { jwks, nonce } = checkBatch(
+    await Promise.all(jwts.map((jwt) => checkProof(deps, organizationId, issuerMetadata, jwt))),
+  );
+  // OpenID4VCI 1.0 Appendix D: a key attestation in a proof, vouched for by a trusted wallet provider (each proof
+  // that carries one is checked; the first is recorded with the credential).
+  const keyAttestations = await Promise.all(
+    jwts.map((jwt, i) => checkKeyAttestation(deps.db, organizationId, jwt, jwks[i] as JsonWebKey)),
+  );
+  const keyAttestation = keyAttestations.find((record) => record !== undefined);
+  return { parsed, jwks, nonce, keyAttestation, encryption };
 }
 
 /** SD-JWT VC Type Metadata at the `vct` URL. */
