@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, snap } from './support/browser.ts';
-import { onConsole, signIn } from './support/journeys.ts';
+import { onConsole, reportOnFailure, signIn } from './support/journeys.ts';
 import { type Product, runAdmin, startProduct } from './support/product.ts';
 
 let product: Product;
@@ -76,6 +76,7 @@ describe('issuing credentials in the console, as an organization user would', ()
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
+    reportOnFailure(page, product, 'issuing-console');
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(err.message));
     await signIn(page, product, 'demo@example.com', 'Demo-Passw0rd!');

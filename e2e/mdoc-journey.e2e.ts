@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, snap } from './support/browser.ts';
-import { onConsole, signIn } from './support/journeys.ts';
+import { onConsole, reportOnFailure, signIn } from './support/journeys.ts';
 import { type Product, startProduct } from './support/product.ts';
 
 /**
@@ -72,13 +72,11 @@ async function openRequestInWallet(holder: Page, verificationId: string, custome
 
 describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revoke', () => {
   it('works end to end across console, mailbox, claim page, wallet and holder page', async () => {
-    // What the product logged (warnings and errors), to tell a slow job from a failed one.
-    onTestFailed(() => {
-      process.stderr.write(`product output:\n${product.output().slice(-6000)}\n`);
-    });
     const problems: string[] = [];
     const staff = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const console = await staff.newPage();
+    // Should it fail: the product's output, where the console stood, and whether the API answers.
+    reportOnFailure(console, product, 'mdoc-journey-console');
     console.on('pageerror', (err) => problems.push(`console: ${err.message}`));
     await signIn(console, product, 'demo@example.com', 'Demo-Passw0rd!');
 

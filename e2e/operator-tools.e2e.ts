@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, launchBrowser, snap } from './support/browser.ts';
-import { signIn } from './support/journeys.ts';
+import { reportOnFailure, signIn } from './support/journeys.ts';
 import { type Product, runAdmin, startProduct } from './support/product.ts';
 
 let product: Product;
@@ -90,6 +90,7 @@ describe('operator tools on the credential list', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: TIME_ZONE });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.consoleUrl });
     const page = await context.newPage();
+    reportOnFailure(page, product, 'operator-tools-console');
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(err.message));
     await signIn(page, product, 'demo@example.com', 'Demo-Passw0rd!');

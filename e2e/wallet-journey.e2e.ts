@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, snap } from './support/browser.ts';
-import { onConsole, signIn } from './support/journeys.ts';
+import { onConsole, reportOnFailure, signIn } from './support/journeys.ts';
 import { type Product, startProduct } from './support/product.ts';
 
 /**
@@ -71,19 +71,8 @@ describe('the whole journey: issue, claim in the wallet, verify, revoke', () => 
     const problems: string[] = [];
     const staff = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const console = await staff.newPage();
-    onTestFailed(async () => {
-      process.stderr.write(`product output:\n${product.output().slice(-6000)}\n`);
-      // Where the console stood when it failed (a wizard still on its page shows why).
-      process.stderr.write(
-        `console at ${console.url()}: ${(
-          await console
-            .locator('body')
-            .innerText()
-            .catch(() => '')
-        ).slice(0, 2000)}\n`,
-      );
-      await snap(console, 'wallet-journey-failed-console').catch(() => {});
-    });
+    // Should it fail: where the console stood (a wizard still on its page shows why), and whether the API answers.
+    reportOnFailure(console, product, 'wallet-journey-console');
     console.on('pageerror', (err) => problems.push(`console: ${err.message}`));
     await signIn(console, product, 'demo@example.com', 'Demo-Passw0rd!');
 

@@ -1,6 +1,39 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { expect, onTestFailed } from 'vitest';
+import { snap } from './browser.ts';
 import type { Product } from './product.ts';
+
+/**
+ * Call in a test: should it fail, says where `page` stood and why it may have stopped there. It prints the
+ * product's output, the page's address and text, the page's requests still without an answer (with how long
+ * they have waited), whether the API answers its health endpoint within 5 s (a hung API or a stuck page), and
+ * keeps a screenshot as e2e/artifacts/<name>-failed.png.
+ */
+export function reportOnFailure(page: Page, product: Product, name: string) {
+  const pending = new Map<Request, number>();
+  page.on('request', (request) => pending.set(request, Date.now()));
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+  onTestFailed(async () => {
+    const say = (line: string) => process.stderr.write(`${line}\n`);
+    say(`product output:\n${product.output().slice(-6000)}`);
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 5000 })
+      .catch(() => '');
+    say(`${name} at ${page.url()}: ${text.slice(0, 2000)}`);
+    const now = Date.now();
+    const waiting = [...pending].map(([request, since]) => `${request.method()} ${request.url()} (${now - since} ms)`);
+    say(`${name}'s requests without an answer: ${waiting.join('; ') || 'none'}`);
+    const started = Date.now();
+    const health = await fetch(`${product.consoleUrl}/api/health`, { signal: AbortSignal.timeout(5000) }).then(
+      (response) => `answered ${response.status}`,
+      (err: Error) => `did not answer (${err.name})`,
+    );
+    say(`the API's health endpoint ${health} after ${Date.now() - started} ms`);
+    await snap(page, `${name}-failed`).catch(() => {});
+  });
+}
 
 export const onConsole = (product: Product, path: string) => (url: URL) =>
   url.origin === product.consoleUrl && url.pathname.startsWith(path);
