@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, snap } from './support/browser.ts';
-import { onConsole, reportOnFailure, signIn } from './support/journeys.ts';
+import { reportOnFailure, signIn, waitOffWizard } from './support/journeys.ts';
 import { type Product, startProduct } from './support/product.ts';
 
 /**
@@ -113,9 +113,7 @@ describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revok
     await console.getByTestId('email-message').fill('Your gym pass is ready.');
     await console.getByTestId('wizard-send').click();
     // Off the wizard (its own address is under /credentials/ too), with the e-mail sent.
-    await console.waitForURL((url) => onConsole(product, '/credentials/')(url) && !url.pathname.endsWith('/create'), {
-      timeout: 30_000,
-    });
+    await waitOffWizard(console, product, 'mdoc-journey');
     await expect.poll(() => console.getByText('E-mail sent to 1 recipient').count(), { timeout: 30_000 }).toBe(1);
 
     // 3. The recipient follows the claim link from the mailbox, and opens the offer in the wallet.
@@ -252,5 +250,5 @@ describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revok
     expect(problems).toEqual([]);
     await phone.close();
     await staff.close();
-  });
+  }, 240_000); // up to 90 s for the wizard's send (waitOffWizard)
 });

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, snap } from './support/browser.ts';
-import { onConsole, reportOnFailure, signIn } from './support/journeys.ts';
+import { reportOnFailure, signIn, waitOffWizard } from './support/journeys.ts';
 import { type Product, startProduct } from './support/product.ts';
 
 /**
@@ -109,9 +109,7 @@ describe('the whole journey: issue, claim in the wallet, verify, revoke', () => 
     await console.getByTestId('email-message').fill('Your library card is ready.');
     await console.getByTestId('wizard-send').click();
     // Off the wizard (its own address is under /credentials/ too), with the e-mail sent.
-    await console.waitForURL((url) => onConsole(product, '/credentials/')(url) && !url.pathname.endsWith('/create'), {
-      timeout: 30_000,
-    });
+    await waitOffWizard(console, product, 'wallet-journey');
     await expect.poll(() => console.getByText('E-mail sent to 1 recipient').count(), { timeout: 30_000 }).toBe(1);
 
     // 3. The recipient reads the e-mail in the development mailbox and follows the claim link.
@@ -237,5 +235,5 @@ describe('the whole journey: issue, claim in the wallet, verify, revoke', () => 
     expect(problems).toEqual([]);
     await phone.close();
     await staff.close();
-  });
+  }, 240_000); // up to 90 s for the wizard's send (waitOffWizard)
 });

@@ -36,6 +36,9 @@ const DEFAULT_BATCH_SIZE = 10;
  */
 const JOB_TIME_LIMIT_SECONDS = 4 * 3600;
 
+/** pg-boss's statements slower than this are logged as warnings. */
+const SLOW_STATEMENT_SECONDS = 5;
+
 /** pg-boss refuses a heartbeat under 10 seconds. */
 export const MIN_LEASE_SECONDS = 10;
 
@@ -91,8 +94,25 @@ export class JobQueue {
       schedule: this.#work,
       superviseIntervalSeconds: supervisionSeconds,
       monitorIntervalSeconds: supervisionSeconds,
+      // A statement of pg-boss's own that takes this long is logged (the warning above): on PGlite, one session,
+      // every request waits behind it.
+      warningSlowQuerySeconds: SLOW_STATEMENT_SECONDS,
     });
     this.#boss.on('error', (err: unknown) => this.#logger.error({ err }, 'job queue error'));
+    // pg-boss's own warnings (a slow statement, a backlog, index bloat): what they say and the statement's text,
+    // never its values (a job's data, such as a sealed one-time code).
+    this.#boss.on(
+      'warning',
+      (warning: { message?: string; data?: { type?: string; elapsed?: number; sql?: string } }) =>
+        this.#logger.warn(
+          {
+            type: warning.data?.type,
+            elapsedSeconds: warning.data?.elapsed,
+            statement: warning.data?.sql?.replace(/\s+/g, ' ').slice(0, 200),
+          },
+          `job queue warning: ${warning.message ?? ''}`,
+        ),
+    );
   }
 
   /** Whether this process runs job handlers. */
