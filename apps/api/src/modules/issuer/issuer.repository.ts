@@ -195,16 +195,14 @@ export interface TokenOffer {
 }
 
 /** What the credential step needs of the offer an access token was issued for, and of its credential. */
-const tokenOfferStatement = statement<TokenOffer>(
-  'issuer_token_offer',
-  `select o.id as "offerId", o.access_token_expires_at as "accessTokenExpiresAt", o.revoked_at as "offerRevokedAt",
-          c.id, c.name, c.recipient_first_name as "recipientFirstName", c.recipient_last_name as "recipientLastName",
-          c.schema_snapshot->>'slug' as "slug", c.claims, c.status_list_id as "statusListId",
-          c.status_index as "statusIndex", c.revoked_at as "revokedAt", c.deleted_at as "deletedAt",
-          c.schema_snapshot->'attributes' as "attributes"
+const tokenOfferSelect = `select o.id as "offerId", o.access_token_expires_at as "accessTokenExpiresAt",
+          o.revoked_at as "offerRevokedAt", c.id, c.name, c.recipient_first_name as "recipientFirstName",
+          c.recipient_last_name as "recipientLastName", c.schema_snapshot->>'slug' as "slug", c.claims,
+          c.status_list_id as "statusListId", c.status_index as "statusIndex", c.revoked_at as "revokedAt",
+          c.deleted_at as "deletedAt", c.schema_snapshot->'attributes' as "attributes"
      from credential_offers o join credentials c on c.id = o.credential_id
-    where o.organization_id = $1 and o.access_token_hash = $2`,
-);
+    where o.organization_id = $1 and o.access_token_hash = $2`;
+const tokenOfferStatement = statement<TokenOffer>('issuer_token_offer', tokenOfferSelect);
 
 export async function findOfferByAccessTokenHash(db: Database, organizationId: string, tokenHash: string) {
   const [row] = await runStatement(db, tokenOfferStatement, [organizationId, tokenHash]);
@@ -249,22 +247,18 @@ const claimedTarget = credentialTargetSql('claimed');
 const claimStatement = statement<ClaimRow>(
   'issuer_claim',
   `with token as (
-     select o.id as offer_id, o.access_token_expires_at, o.revoked_at as offer_revoked_at, c.id, c.name,
-            c.recipient_first_name, c.recipient_last_name, c.schema_snapshot->>'slug' as slug, c.claims,
-            c.status_list_id, c.status_index, c.revoked_at, c.deleted_at, c.schema_snapshot->'attributes' as attributes
-       from credential_offers o join credentials c on c.id = o.credential_id
-      where o.organization_id = $1 and o.access_token_hash = $2
+     ${tokenOfferSelect}
    ), usable as (
-     select offer_id, id from token
-      where access_token_expires_at > $4::timestamptz and slug = $3::text
-        and offer_revoked_at is null and revoked_at is null and deleted_at is null
+     select "offerId", id from token
+      where "accessTokenExpiresAt" > $4::timestamptz and slug = $3::text
+        and "offerRevokedAt" is null and "revokedAt" is null and "deletedAt" is null
    ), nonce as (
      insert into nonces (nonce_hash, purpose, expires_at, consumed_at)
      select $5::text, $6::text, $7::timestamptz, $4::timestamptz from usable
      on conflict (nonce_hash) do nothing returning 1
    ), offer as (
      update credential_offers set completed_at = $4
-      where id = (select offer_id from usable) and completed_at is null and revoked_at is null
+      where id = (select "offerId" from usable) and completed_at is null and revoked_at is null
         and exists (select from nonce)
      returning 1
    ), claimed as (
@@ -277,11 +271,7 @@ const claimStatement = statement<ClaimRow>(
             ${claimedTarget.label}, ${claimedTarget.details}
        from claimed
    )
-   select token.offer_id as "offerId", token.access_token_expires_at as "accessTokenExpiresAt",
-          token.offer_revoked_at as "offerRevokedAt", token.id, token.name,
-          token.recipient_first_name as "recipientFirstName", token.recipient_last_name as "recipientLastName",
-          token.slug, token.claims, token.status_list_id as "statusListId", token.status_index as "statusIndex",
-          token.revoked_at as "revokedAt", token.deleted_at as "deletedAt", token.attributes,
+   select token.*,
           exists (select from nonce) as "nonceFresh", exists (select from offer) as "offerCompleted",
           claimed.claimed_at as "claimedAt", claimed.schema_id as "schemaId",
           exists (select from webhooks w
