@@ -2,7 +2,7 @@
  * Issuance benchmark: offers created and credentials claimed per second through the real HTTP API and
  * OpenID4VCI endpoints, against the raw ES256 signing rate of this machine.
  *
- *   node_modules/.bin/tsx bench/issuance.bench.ts [--offers 2000] [--concurrency 16] [--api-processes 1] [--claim holder|hand] [--profile]
+ *   node_modules/.bin/tsx bench/issuance.bench.ts [--offers 2000] [--concurrency 16] [--api-processes 1] [--claim holder|hand] [--profile] [--steps true]
  *
  * 1. Raw signing, in a child process of its own: ES256 signatures per second with the platform's signer
  *    (`signerFromPrivateJwk`, WebCrypto; one at a time and 64 in flight) and with node:crypto `sign`.
@@ -20,6 +20,9 @@
  *    - whole issuances per second: credentials over the two phases' wall time (offer created + claimed).
  * --api-processes N runs N API processes on the same database, requests spread over them in turn.
  * --profile samples the API's CPU (V8 profiler, as --cpu-prof) during each phase and prints where it went.
+ * --steps true: then, on as many new offers, each of a claim's four requests as a phase of its own (all offers
+ *   fetched, then all tokens, all nonces, all credentials): the API's and PostgreSQL's CPU and the API's event
+ *   loop per request of each step, to tell which step the claim's cost is in.
  *
  * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
  */
@@ -51,6 +54,7 @@ const args = parseArgs({
   concurrency: '16',
   'sign-seconds': '3',
   claim: 'hand',
+  steps: 'false',
 });
 const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code';
 
@@ -273,6 +277,100 @@ try {
     if (!String(credential.json().credentials[0].credential).includes('~')) throw new Error('not an SD-JWT VC');
     lap('credential');
   };
+  /**
+   * --steps: a claim's four requests measured one step at a time, on `offers` new offers (created and offered
+   * first, not measured). Answers the table's lines.
+   */
+  const measureSteps = async () => {
+    const urls: string[] = new Array(offers);
+    await runConcurrent(offers, concurrency, async (i) => {
+      const id = await createCredential(2_000_000 + i);
+      const connect = await http.request(`/api/credentials/${id}/connect`);
+      if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
+      urls[i] = connect.json().connection_url;
+    });
+    const found: { credential_issuer: string; credential_configuration_ids: string[]; code: string }[] = [];
+    const tokens: string[] = [];
+    const nonces: string[] = [];
+    const expect = (answer: { status: number; text: string }, step: string) => {
+      if (answer.status !== 200) throw new Error(`${step}: ${answer.status} ${answer.text}`);
+    };
+    const stepTasks: [string, (i: number) => Promise<void>][] = [
+      [
+        'GET offer',
+        async (i) => {
+          const answer = await http.request(new URL(urls[i]!).searchParams.get('credential_offer_uri')!);
+          expect(answer, 'offer');
+          const offer = answer.json();
+          found[i] = { ...offer, code: offer.grants[PRE_AUTHORIZED]['pre-authorized_code'] };
+        },
+      ],
+      [
+        'POST token',
+        async (i) => {
+          const answer = await http.request(as.token_endpoint, {
+            form: { grant_type: PRE_AUTHORIZED, 'pre-authorized_code': found[i]!.code },
+          });
+          expect(answer, 'token');
+          tokens[i] = answer.json().access_token;
+        },
+      ],
+      [
+        'POST nonce',
+        async (i) => {
+          const answer = await http.request(metadata.nonce_endpoint, { method: 'POST' });
+          expect(answer, 'nonce');
+          nonces[i] = answer.json().c_nonce;
+        },
+      ],
+      [
+        'POST credential (with its proof signed by the load generator)',
+        async (i) => {
+          const holder = holders[i % holders.length]!;
+          const proof = await signJwt(
+            holder.signer,
+            { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk },
+            { aud: found[i]!.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: nonces[i] },
+          );
+          const answer = await http.request(metadata.credential_endpoint, {
+            headers: { authorization: `Bearer ${tokens[i]}` },
+            json: { credential_configuration_id: found[i]!.credential_configuration_ids[0], proofs: { jwt: [proof] } },
+          });
+          expect(answer, 'credential');
+          if (!String(answer.json().credentials[0].credential).includes('~')) throw new Error('not an SD-JWT VC');
+        },
+      ],
+    ];
+    const lines = [
+      `each step on its own (${num(offers)} new offers, ${concurrency} in flight):`,
+      '',
+      '| step | per second | API CPU per request | PostgreSQL CPU per request | API event loop per request |',
+      '|---|---|---|---|---|',
+    ];
+    // A busy backend publishes its transaction counts at most once a second, and one gone idle within 10 s
+    // (PostgreSQL 15's stats intervals): wait that long before each reading, or a step's statements are
+    // counted in the next one's.
+    const settledCount = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      return transactionCount(server.databaseUrl);
+    };
+    for (const [name, task] of stepTasks) {
+      const txBefore = await settledCount();
+      const {
+        result: { result: run, eventLoop },
+        cpu,
+      } = await meter.measure(offers, () =>
+        server.profile(`step-${name.split(' ')[1]}`, () => runConcurrent(offers, concurrency, task)),
+      );
+      if (run.failures > 0) throw run.firstError;
+      const statements = ((await settledCount()) - txBefore) / offers;
+      lines.push(
+        `| ${name} (${statements.toFixed(1)} statements) | ${num(run.perSecond)} | ${ms(cpu.api)} | ${ms(cpu.database)} | ${ms(eventLoop.activeMs / offers)} |`,
+      );
+    }
+    return lines;
+  };
+
   const byHand = args.claim !== 'holder';
   print(loadLine());
   print(
@@ -287,11 +385,12 @@ try {
   } = await meter.measure(offers, () =>
     server.profile('claims', () => runConcurrent(offers, concurrency, byHand ? claimByHand : claimWithHolder)),
   );
-  await meter.close();
   const claimCpu = process.cpuUsage(cpuBeforeClaims);
   if (claimsRun.failures > 0) throw claimsRun.firstError;
   print(loadLine());
   const txPerClaim = ((await transactionCount(server.databaseUrl)) - txBeforeClaims) / offers;
+  const stepLines = args.steps === 'true' ? await measureSteps() : [];
+  await meter.close();
 
   const target = 1000;
   print('');
@@ -331,6 +430,8 @@ try {
   print(cpuBudgetLine('claim', claimCpuBudget, protocolCryptoMs('claim')));
   print(apiEventLoopLine(server, 'offers', offersEventLoop, offers, 'offer'));
   print(apiEventLoopLine(server, 'claims', claimsEventLoop, offers, 'claim'));
+  if (stepLines.length > 0) print('');
+  for (const line of stepLines) print(line);
   for (const [phase, lines] of [
     ['offers', offerStatements],
     ['claims', claimStatements],
