@@ -240,41 +240,69 @@ try {
     steps.proof[i] =
       performance.now() - t0 - steps.offer[i]! - steps.token[i]! - steps.nonce[i]! - steps.credential[i]!;
   };
-  /** The same claim written out by hand (--claim hand): the wallet's requests without the library. */
+  /**
+   * A wallet's requests written out by hand (without the library): the timed claim (--claim hand) sends them in
+   * turn, --steps one step at a time.
+   */
+  const expectOk = (answer: { status: number; text: string }, step: string) => {
+    if (answer.status !== 200) throw new Error(`${step}: ${answer.status} ${answer.text}`);
+  };
+  const wallet = {
+    async offer(connectionUrl: string) {
+      const answer = await http.request(new URL(connectionUrl).searchParams.get('credential_offer_uri')!);
+      expectOk(answer, 'offer');
+      const offer = answer.json();
+      return {
+        issuer: offer.credential_issuer as string,
+        configurationId: offer.credential_configuration_ids[0] as string,
+        code: offer.grants[PRE_AUTHORIZED]['pre-authorized_code'] as string,
+      };
+    },
+    async token(code: string) {
+      const answer = await http.request(as.token_endpoint, {
+        form: { grant_type: PRE_AUTHORIZED, 'pre-authorized_code': code },
+      });
+      expectOk(answer, 'token');
+      return answer.json().access_token as string;
+    },
+    async nonce() {
+      const answer = await http.request(metadata.nonce_endpoint, { method: 'POST' });
+      expectOk(answer, 'nonce');
+      return answer.json().c_nonce as string;
+    },
+    proof(holder: (typeof holders)[number], issuer: string, nonce: string) {
+      return signJwt(
+        holder.signer,
+        { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk },
+        { aud: issuer, iat: Math.floor(Date.now() / 1000), nonce },
+      );
+    },
+    async credential(accessToken: string, configurationId: string, proof: string) {
+      const answer = await http.request(metadata.credential_endpoint, {
+        headers: { authorization: `Bearer ${accessToken}` },
+        json: { credential_configuration_id: configurationId, proofs: { jwt: [proof] } },
+      });
+      expectOk(answer, 'credential');
+      if (!String(answer.json().credentials[0].credential).includes('~')) throw new Error('not an SD-JWT VC');
+    },
+  };
+  /** The same claim by hand (--claim hand), each step's time recorded. */
   const claimByHand = async (i: number) => {
-    const holder = holders[i % holders.length]!;
     let t = performance.now();
     const lap = (step: keyof typeof steps) => {
       const now = performance.now();
       steps[step][i] = now - t;
       t = now;
     };
-    const offerResponse = await http.request(new URL(connectionUrls[i]!).searchParams.get('credential_offer_uri')!);
-    if (offerResponse.status !== 200) throw new Error(`offer: ${offerResponse.status} ${offerResponse.text}`);
-    const offer = offerResponse.json();
+    const offer = await wallet.offer(connectionUrls[i]!);
     lap('offer');
-    const token = await http.request(as.token_endpoint, {
-      form: {
-        grant_type: PRE_AUTHORIZED,
-        'pre-authorized_code': offer.grants[PRE_AUTHORIZED]['pre-authorized_code'],
-      },
-    });
-    if (token.status !== 200) throw new Error(`token: ${token.status} ${token.text}`);
+    const token = await wallet.token(offer.code);
     lap('token');
-    const nonce = await http.request(metadata.nonce_endpoint, { method: 'POST' });
+    const nonce = await wallet.nonce();
     lap('nonce');
-    const proof = await signJwt(
-      holder.signer,
-      { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk },
-      { aud: offer.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: nonce.json().c_nonce },
-    );
+    const proof = await wallet.proof(holders[i % holders.length]!, offer.issuer, nonce);
     lap('proof');
-    const credential = await http.request(metadata.credential_endpoint, {
-      headers: { authorization: `Bearer ${token.json().access_token}` },
-      json: { credential_configuration_id: offer.credential_configuration_ids[0], proofs: { jwt: [proof] } },
-    });
-    if (credential.status !== 200) throw new Error(`credential: ${credential.status} ${credential.text}`);
-    if (!String(credential.json().credentials[0].credential).includes('~')) throw new Error('not an SD-JWT VC');
+    await wallet.credential(token, offer.configurationId, proof);
     lap('credential');
   };
   /**
@@ -289,55 +317,34 @@ try {
       if (connect.status !== 200) throw new Error(`connect: ${connect.status} ${connect.text}`);
       urls[i] = connect.json().connection_url;
     });
-    const found: { credential_issuer: string; credential_configuration_ids: string[]; code: string }[] = [];
+    const found: Awaited<ReturnType<typeof wallet.offer>>[] = [];
     const tokens: string[] = [];
     const nonces: string[] = [];
-    const expect = (answer: { status: number; text: string }, step: string) => {
-      if (answer.status !== 200) throw new Error(`${step}: ${answer.status} ${answer.text}`);
-    };
     const stepTasks: [string, (i: number) => Promise<void>][] = [
       [
         'GET offer',
         async (i) => {
-          const answer = await http.request(new URL(urls[i]!).searchParams.get('credential_offer_uri')!);
-          expect(answer, 'offer');
-          const offer = answer.json();
-          found[i] = { ...offer, code: offer.grants[PRE_AUTHORIZED]['pre-authorized_code'] };
+          found[i] = await wallet.offer(urls[i]!);
         },
       ],
       [
         'POST token',
         async (i) => {
-          const answer = await http.request(as.token_endpoint, {
-            form: { grant_type: PRE_AUTHORIZED, 'pre-authorized_code': found[i]!.code },
-          });
-          expect(answer, 'token');
-          tokens[i] = answer.json().access_token;
+          tokens[i] = await wallet.token(found[i]!.code);
         },
       ],
       [
         'POST nonce',
         async (i) => {
-          const answer = await http.request(metadata.nonce_endpoint, { method: 'POST' });
-          expect(answer, 'nonce');
-          nonces[i] = answer.json().c_nonce;
+          nonces[i] = await wallet.nonce();
         },
       ],
       [
         'POST credential (with its proof signed by the load generator)',
         async (i) => {
-          const holder = holders[i % holders.length]!;
-          const proof = await signJwt(
-            holder.signer,
-            { typ: 'openid4vci-proof+jwt', jwk: holder.publicJwk },
-            { aud: found[i]!.credential_issuer, iat: Math.floor(Date.now() / 1000), nonce: nonces[i] },
-          );
-          const answer = await http.request(metadata.credential_endpoint, {
-            headers: { authorization: `Bearer ${tokens[i]}` },
-            json: { credential_configuration_id: found[i]!.credential_configuration_ids[0], proofs: { jwt: [proof] } },
-          });
-          expect(answer, 'credential');
-          if (!String(answer.json().credentials[0].credential).includes('~')) throw new Error('not an SD-JWT VC');
+          const offer = found[i]!;
+          const proof = await wallet.proof(holders[i % holders.length]!, offer.issuer, nonces[i]!);
+          await wallet.credential(tokens[i]!, offer.configurationId, proof);
         },
       ],
     ];
