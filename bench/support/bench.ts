@@ -14,11 +14,11 @@ import {
   verify,
 } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { freePort } from '../../apps/api/test/support/ports.ts';
 import type { ServerInfo } from './api-server.ts';
 import { ask, type EventLoopUse, eventLoopLine, measureEventLoop } from './event-loop.ts';
 
@@ -74,17 +74,7 @@ export async function createDatabase(): Promise<{ url: string; drop(): Promise<v
   };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface ApiServer {
   info: ServerInfo;

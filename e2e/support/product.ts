@@ -1,22 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePorts, isAddressInUse } from '../../apps/api/test/support/ports.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Product {
   env: Record<string, string>;
@@ -28,10 +16,23 @@ export interface Product {
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
-/** Starts the whole product exactly as `npm start` does, on free ports and an empty data directory. */
+/**
+ * Starts the whole product exactly as `npm start` does, on free ports and an empty data directory. A port checked
+ * free can be taken before the product binds it (see ports.ts): then it starts again on new ports.
+ */
 export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startProductOnce(env);
+    } catch (err) {
+      if (attempt === 3 || !isAddressInUse(err)) throw err;
+    }
+  }
+}
+
+async function startProductOnce(env: Record<string, string>): Promise<Product> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cp-e2e-'));
-  const [port, idPort, walletPort, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [port, idPort, walletPort, smtpPort] = await freePorts(4);
   const consoleUrl = `http://localhost:${port}`;
   const idUrl = `http://localhost:${idPort}`;
   const walletUrl = `http://localhost:${walletPort}`;
@@ -67,7 +68,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (output.includes('Credential platform is running')) break;
-    if (child.exitCode !== null) throw new Error(`The product exited during start:\n${output}`);
+    if (child.exitCode !== null) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`The product exited during start:\n${output}`);
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`The product did not start in time:\n${output}`);

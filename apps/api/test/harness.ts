@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CreateCredentialSchemaRequest } from '@cp/contracts';
@@ -19,6 +18,7 @@ import * as credentialSchemasService from '../src/modules/credential-schemas/cre
 import * as organizationsService from '../src/modules/organizations/organizations.service.ts';
 import * as usersService from '../src/modules/users/users.service.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
+import { freePorts, isAddressInUse } from './support/ports.ts';
 
 /** A fresh database for one test file: PGlite in memory, or a new PostgreSQL database when TEST_DATABASE_URL is set. */
 export async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
@@ -51,38 +51,7 @@ export async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop
   };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** `n` distinct free ports: each is held until all are known, so none is handed out twice. */
-export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-          const server = createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => {
-    const address = server.address();
-    return typeof address === 'object' && address ? address.port : 0;
-  });
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
+export { freePort, freePorts } from './support/ports.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -107,45 +76,57 @@ export async function startTestApp(
     logLevel?: string;
   } = {},
 ): Promise<TestApp> {
+  // A port checked free can still be taken before its server listens (see support/ports.ts): start again on new ones.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startTestAppOnce(options);
+    } catch (err) {
+      if (attempt === 3 || !isAddressInUse(err)) throw err;
+    }
+  }
+}
+
+async function startTestAppOnce(options: Parameters<typeof startTestApp>[0] = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cp-api-test-'));
-  const database = await openTestDatabase();
-  const idPort = await freePort();
-  const apiPort = options.listen ? await freePort() : 3000;
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    PORT: String(apiPort),
-    PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
-    ID_PORT: String(idPort),
-    ID_PUBLIC_URL: `http://127.0.0.1:${idPort}`,
-    SMTP_CATCHER_PORT: '0',
-    CONSOLE_DIST: path.join(dataDir, 'no-console'),
-    ...options.env,
-  });
-  const logger = options.logStream
-    ? createLogger({ level: options.logLevel ?? 'trace' }, options.logStream)
-    : createLogger({ level: 'silent' });
-  const runtime = await createRuntime(config, logger, {
-    database: database.handle,
-    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
-  });
-  if (runtime.accountCenter) await runtime.accountCenter.listen(idPort, '127.0.0.1');
-  const app = await buildApp(runtime.ctx);
-  if (options.listen) await app.listen({ port: apiPort, host: '127.0.0.1' });
-  else await app.ready();
-  return {
-    app,
-    runtime,
-    config,
-    baseUrl: `http://127.0.0.1:${apiPort}`,
-    async close() {
-      await app.close();
-      await runtime.close();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const cleanups: (() => Promise<unknown> | unknown)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
+  const close = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
+  try {
+    const database = await openTestDatabase();
+    cleanups.push(() => database.drop());
+    const [idPort, listenPort] = await freePorts(2);
+    const apiPort = options.listen ? (listenPort as number) : 3000;
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      PORT: String(apiPort),
+      PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
+      ID_PORT: String(idPort),
+      ID_PUBLIC_URL: `http://127.0.0.1:${idPort}`,
+      SMTP_CATCHER_PORT: '0',
+      CONSOLE_DIST: path.join(dataDir, 'no-console'),
+      ...options.env,
+    });
+    const logger = options.logStream
+      ? createLogger({ level: options.logLevel ?? 'trace' }, options.logStream)
+      : createLogger({ level: 'silent' });
+    const runtime = await createRuntime(config, logger, {
+      database: database.handle,
+      ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    });
+    cleanups.push(() => runtime.close());
+    if (runtime.accountCenter) await runtime.accountCenter.listen(idPort as number, '127.0.0.1');
+    const app = await buildApp(runtime.ctx);
+    cleanups.push(() => app.close());
+    if (options.listen) await app.listen({ port: apiPort, host: '127.0.0.1' });
+    else await app.ready();
+    return { app, runtime, config, baseUrl: `http://127.0.0.1:${apiPort}`, close };
+  } catch (err) {
+    await close().catch(() => undefined);
+    throw err;
+  }
 }
 
 let counter = 0;
