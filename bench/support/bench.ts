@@ -18,6 +18,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { derToP1363 } from '../../apps/api/src/modules/organization-keys/key-store.ts';
 import { freePort } from '../../apps/api/test/support/ports.ts';
 import type { ServerInfo } from './api-server.ts';
 import { ask, type EventLoopUse, eventLoopLine, measureEventLoop } from './event-loop.ts';
@@ -309,7 +310,8 @@ export function protocolCryptoStep(kind: 'presentation' | 'claim'): () => void {
   const attempt = p256();
   const ephemeral = p256();
   const data = randomBytes(700);
-  const es256 = (key: Parameters<typeof sign>[2]) => sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' } as never);
+  // Signed as the product's key store signs: a bare KeyObject, the DER signature converted to r||s.
+  const es256 = (key: Parameters<typeof sign>[2]) => derToP1363(sign('sha256', data, key as never));
   const issuerSignature = es256(issuer.privateKey);
   const holderSignature = es256(holder.privateKey);
   const jwk = (key: { export(o: { format: 'jwk' }): object }) => key.export({ format: 'jwk' });
