@@ -14,17 +14,27 @@ export interface AccessTokenClaims {
  * Refresh tokens are opaque and never verify here, so one can never be used as an access token.
  */
 export class AccessTokens {
+  /** Imported once: given the raw bytes, jose imports them again for every token it signs or checks. */
+  readonly #key: Promise<CryptoKey>;
+
   constructor(
-    private readonly key: Uint8Array,
+    key: Uint8Array,
     private readonly issuer: string,
     private readonly ttlSeconds: number,
-  ) {}
+  ) {
+    this.#key = crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
+    // A refused key fails each use (as AUTH_TOKEN_INVALID or the sign-in's error), not the process.
+    this.#key.catch(() => undefined);
+  }
 
   get ttl() {
     return this.ttlSeconds;
   }
 
-  issue(claims: AccessTokenClaims): Promise<string> {
+  async issue(claims: AccessTokenClaims): Promise<string> {
     return new SignJWT({ sid: claims.sessionId, ...(claims.twoFactor ? { two_factor: true } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
       .setIssuer(this.issuer)
@@ -33,12 +43,12 @@ export class AccessTokens {
       .setJti(randomToken(16))
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
-      .sign(this.key);
+      .sign(await this.#key);
   }
 
   async verify(token: string): Promise<AccessTokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.#key, {
         issuer: this.issuer,
         audience: this.issuer,
         algorithms: ['HS256'],
