@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePorts, isAddressInUse } from '../../apps/api/test/support/ports.ts';
+import { onFreePorts } from '../../apps/api/test/support/ports.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -20,19 +20,15 @@ export interface Product {
  * Starts the whole product exactly as `npm start` does, on free ports and an empty data directory. A port checked
  * free can be taken before the product binds it (see ports.ts): then it starts again on new ports.
  */
-export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startProductOnce(env);
-    } catch (err) {
-      if (attempt === 3 || !isAddressInUse(err)) throw err;
-    }
-  }
+export function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  return onFreePorts(4, (ports) => startProductOn(ports, env));
 }
 
-async function startProductOnce(env: Record<string, string>): Promise<Product> {
+async function startProductOn(
+  [port, idPort, walletPort, smtpPort]: number[],
+  env: Record<string, string>,
+): Promise<Product> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cp-e2e-'));
-  const [port, idPort, walletPort, smtpPort] = await freePorts(4);
   const consoleUrl = `http://localhost:${port}`;
   const idUrl = `http://localhost:${idPort}`;
   const walletUrl = `http://localhost:${walletPort}`;

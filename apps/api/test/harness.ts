@@ -18,7 +18,7 @@ import * as credentialSchemasService from '../src/modules/credential-schemas/cre
 import * as organizationsService from '../src/modules/organizations/organizations.service.ts';
 import * as usersService from '../src/modules/users/users.service.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
-import { freePorts, isAddressInUse } from './support/ports.ts';
+import { onFreePorts } from './support/ports.ts';
 
 /** A fresh database for one test file: PGlite in memory, or a new PostgreSQL database when TEST_DATABASE_URL is set. */
 export async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
@@ -77,16 +77,13 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   // A port checked free can still be taken before its server listens (see support/ports.ts): start again on new ones.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startTestAppOnce(options);
-    } catch (err) {
-      if (attempt === 3 || !isAddressInUse(err)) throw err;
-    }
-  }
+  return onFreePorts(2, (ports) => startTestAppOn(ports, options));
 }
 
-async function startTestAppOnce(options: Parameters<typeof startTestApp>[0] = {}): Promise<TestApp> {
+async function startTestAppOn(
+  [idPort, listenPort]: number[],
+  options: Parameters<typeof startTestApp>[0] = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cp-api-test-'));
   const cleanups: (() => Promise<unknown> | unknown)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
   const close = async () => {
@@ -95,7 +92,6 @@ async function startTestAppOnce(options: Parameters<typeof startTestApp>[0] = {}
   try {
     const database = await openTestDatabase();
     cleanups.push(() => database.drop());
-    const [idPort, listenPort] = await freePorts(2);
     const apiPort = options.listen ? (listenPort as number) : 3000;
     const config = loadConfig({
       NODE_ENV: 'test',

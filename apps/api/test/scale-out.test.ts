@@ -14,7 +14,8 @@ import { loadConfig } from '../src/config/env.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { CREDENTIAL_DELIVERY_QUEUE } from '../src/modules/credentials/credential-deliveries.worker.ts';
 import { createRuntime, type Runtime } from '../src/runtime.ts';
-import { buildVerifiedOrganization, freePorts, type TestApp } from './harness.ts';
+import { buildVerifiedOrganization, type TestApp } from './harness.ts';
+import { onFreePorts } from './support/ports.ts';
 import { claimCredential, fetchHttp, makeHolder, presentCredential, type WalletHttp } from './support/wallet.ts';
 
 /**
@@ -98,17 +99,17 @@ async function ready(proc: Proc, url: string) {
  * EADDRINUSE. Whatever `launch` started (it adds each process to `started`) is then stopped and started again on
  * new ports, at most three times.
  */
-async function onFreePorts<T>(n: number, launch: (ports: number[], started: Proc[]) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
+function launchOnFreePorts<T>(n: number, launch: (ports: number[], started: Proc[]) => Promise<T>): Promise<T> {
+  return onFreePorts(n, async (ports) => {
     const started: Proc[] = [];
     try {
-      return await launch(await freePorts(n), started);
+      return await launch(ports, started);
     } catch (err) {
-      if (attempt === 3 || !(err as Error).message.includes('EADDRINUSE')) throw err;
       for (const proc of started) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
       await Promise.all(started.map((proc) => proc.exited));
+      throw err;
     }
-  }
+  });
 }
 
 describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on PostgreSQL, S3 and SMTP', () => {
@@ -145,7 +146,7 @@ describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on Postgr
     return proc;
   };
   const startWorker = (name: string) =>
-    onFreePorts(1, ([healthPort], started) => launchWorker(name, healthPort as number, started));
+    launchOnFreePorts(1, ([healthPort], started) => launchWorker(name, healthPort as number, started));
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'cp-scale-'));
@@ -190,7 +191,7 @@ describe.skipIf(!serverUrl)('scale-out: two API processes and a worker on Postgr
     // Kept across attempts: a first attempt may already have stored keys under it.
     const masterKey = randomBytes(32).toString('base64');
     // All three start together: migrations and first-start seeding happen once, the others wait.
-    worker = await onFreePorts(3, async ([portA, portB, healthPort], started) => {
+    worker = await launchOnFreePorts(3, async ([portA, portB, healthPort], started) => {
       urlA = `http://127.0.0.1:${portA}`;
       urlB = `http://127.0.0.1:${portB}`;
       env = {

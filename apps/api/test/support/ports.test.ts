@@ -4,21 +4,22 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../harness.ts';
 import { freePorts, isAddressInUse } from './ports.ts';
 
-// The next call to `freePorts` can be made to hand out a port some other process already listens on, as happens
+// The next ports drawn for a server can be made to include one some other process already listens on, as happens
 // when that process takes it between the check and the listen.
 const trap = vi.hoisted(() => ({ port: undefined as number | undefined, calls: 0 }));
 vi.mock('./ports.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('./ports.ts')>();
+  const draw = async (n: number) => {
+    trap.calls += 1;
+    const ports = await actual.freePorts(n);
+    if (trap.port === undefined) return ports;
+    const taken = trap.port;
+    trap.port = undefined;
+    return [taken, ...ports.slice(1)];
+  };
   return {
     ...actual,
-    async freePorts(n: number) {
-      trap.calls += 1;
-      const ports = await actual.freePorts(n);
-      if (trap.port === undefined) return ports;
-      const taken = trap.port;
-      trap.port = undefined;
-      return [taken, ...ports.slice(1)];
-    },
+    onFreePorts: <T>(n: number, start: (ports: number[]) => Promise<T>) => actual.onPortsFrom(draw, n, start),
   };
 });
 

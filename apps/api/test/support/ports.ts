@@ -82,3 +82,26 @@ export function isAddressInUse(err: unknown): boolean {
     (err as { code?: unknown } | null)?.code === 'EADDRINUSE' || String((err as Error)?.message).includes('EADDRINUSE')
   );
 }
+
+/**
+ * Runs `start` on `n` ports free a moment ago, and again on new ones (at most three times) when a server found
+ * its port taken in between. `start` cleans up after itself when it fails.
+ */
+export function onFreePorts<T>(n: number, start: (ports: number[]) => Promise<T>): Promise<T> {
+  return onPortsFrom(freePorts, n, start);
+}
+
+/** onFreePorts with the ports drawn by `draw` (a test hands out a taken one). */
+export async function onPortsFrom<T>(
+  draw: (n: number) => Promise<number[]>,
+  n: number,
+  start: (ports: number[]) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await draw(n));
+    } catch (err) {
+      if (attempt === 3 || !isAddressInUse(err)) throw err;
+    }
+  }
+}
