@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, redactUrl } from './logger.ts';
+import { createLogger, redactLine, redactUrl } from './logger.ts';
 
 describe('logger', () => {
   it('redacts authorization headers, cookies and secrets', () => {
@@ -25,6 +25,40 @@ describe('logger', () => {
     }
     expect(output).toContain('[Redacted]');
     expect(output).toContain('kept');
+  });
+
+  it('redacts secrets at any depth, in arrays and whatever the case of the key', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info' }, { write: (chunk: string) => void lines.push(chunk) });
+    logger.warn(
+      {
+        job: { data: { offer: { token: 'deep-token-1' }, codes: [{ code: 'pre-auth-2' }, { kept: 'fine' }] } },
+        headers: { Authorization: 'Bearer top-level-3', 'Set-Cookie': ['sid=4'] },
+        password: 'top-5',
+        err: { message: 'failed', cause: { access_token: 'cause-6' } },
+      },
+      'deep',
+    );
+    const output = lines.join('');
+    for (const secret of ['deep-token-1', 'pre-auth-2', 'top-level-3', 'sid=4', 'top-5', 'cause-6']) {
+      expect(output).not.toContain(secret);
+    }
+    const line = JSON.parse(output);
+    expect(line.job.data.codes[1]).toEqual({ kept: 'fine' });
+    expect(line.headers.Authorization).toBe('[Redacted]');
+    expect(line.msg).toBe('deep');
+  });
+
+  it('writes a line without secret keys as it is, and withholds one it cannot parse', () => {
+    const plain = '{"level":30,"time":1,"reqId":"req-1","req":{"method":"POST","url":"/x"},"msg":"incoming request"}\n';
+    expect(redactLine(plain)).toBe(plain);
+    // A secret's name inside a text value is not a key: the line is parsed, and comes out the same.
+    const quoted = '{"level":30,"msg":"the \\"token\\": field is required"}\n';
+    expect(JSON.parse(redactLine(quoted))).toEqual(JSON.parse(quoted));
+    const broken = '{"level":30,"token":"abc"';
+    const withheld = redactLine(broken);
+    expect(withheld).not.toContain('abc');
+    expect(JSON.parse(withheld).msg).toMatch(/withheld/);
   });
 
   it('redacts the token of invitation links in request URLs, not other ids', () => {
