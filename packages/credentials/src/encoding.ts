@@ -53,3 +53,26 @@ export async function sha256(data: string | Uint8Array | ArrayBuffer): Promise<U
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as BufferSource));
 }
+
+/** Bytes drawn from the platform's CSPRNG at a time by randomBytes: one call serves 256 salts of 16 bytes. */
+const RANDOM_POOL_BYTES = 4096;
+let randomPool = new Uint8Array(0);
+let randomOffset = 0;
+
+/**
+ * `length` fresh random bytes (the Web Crypto CSPRNG), served from a pool filled 4 KB at a time: a
+ * credential's salts (one per disclosure or mdoc element) cost one call of the generator instead of one each,
+ * at 2.5-3.5 µs a call on Node. Each byte is handed out once, and zeroed in the pool as it is. Lengths over
+ * a quarter of the pool are drawn directly.
+ */
+export function randomBytes(length: number): Uint8Array {
+  if (length > RANDOM_POOL_BYTES / 4) return crypto.getRandomValues(new Uint8Array(length));
+  if (randomOffset + length > randomPool.length) {
+    randomPool = crypto.getRandomValues(new Uint8Array(RANDOM_POOL_BYTES));
+    randomOffset = 0;
+  }
+  const bytes = randomPool.slice(randomOffset, randomOffset + length);
+  randomPool.fill(0, randomOffset, randomOffset + length);
+  randomOffset += length;
+  return bytes;
+}

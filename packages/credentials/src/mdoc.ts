@@ -21,7 +21,7 @@ import {
   ValueDigests,
 } from '@owf/mdoc';
 import type { AttributeDefinition, AttributeType, ClaimValue } from './claims.ts';
-import { base64url, fromBase64url, sha256 } from './encoding.ts';
+import { base64url, fromBase64url, randomBytes, sha256 } from './encoding.ts';
 import { publicJwk } from './jws.ts';
 import type { StatusReference } from './sd-jwt-vc.ts';
 
@@ -174,8 +174,6 @@ export interface IssueMdocInput {
   validUntil: Date;
 }
 
-const cryptoRandom = (length: number) => crypto.getRandomValues(new Uint8Array(length));
-
 /** `#6.24(bstr .cbor item)`: the bytes that a digest or signature covers for an embedded item. */
 export const taggedCbor = (encoded: Uint8Array) => cborEncode(DataItem.fromBuffer(encoded));
 
@@ -198,13 +196,13 @@ export async function issueMdoc(input: IssueMdocInput): Promise<string> {
     const type = types.get(name);
     if (!type) throw new MdocError('MDOC_INPUT_INVALID', `${name} is not an attribute of the schema`);
     let digestId: number;
-    do digestId = new DataView(cryptoRandom(4).buffer).getUint32(0) >>> 1;
+    do digestId = new DataView(randomBytes(4).buffer).getUint32(0) >>> 1;
     while (digestIds.has(digestId));
     digestIds.add(digestId);
     items.push(
       IssuerSignedItem.fromOptions({
         digestId,
-        random: cryptoRandom(32),
+        random: randomBytes(32),
         elementIdentifier: name,
         elementValue: mdocElementValue(type, value),
       }),

@@ -1,7 +1,7 @@
 import { SDJwtInstance } from '@sd-jwt/core';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import type { ClaimValue } from './claims.ts';
-import { base64url, sha256 } from './encoding.ts';
+import { base64url, randomBytes, sha256 } from './encoding.ts';
 import type { JwsSigner } from './jws.ts';
 
 export const SD_JWT_VC_TYP = 'dc+sd-jwt';
@@ -10,7 +10,7 @@ const hasher = async (data: string | ArrayBuffer, alg: string) => {
   if (alg.toLowerCase() !== 'sha-256') throw new Error(`Unsupported _sd_alg ${alg}`);
   return sha256(data);
 };
-const saltGenerator = (length: number) => base64url(crypto.getRandomValues(new Uint8Array(length)));
+const saltGenerator = (length: number) => base64url(randomBytes(length));
 
 export interface StatusReference {
   idx: number;
