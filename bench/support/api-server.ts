@@ -55,7 +55,8 @@ if (process.send) {
   const dataDir = process.env.BENCH_REPLICA_DATA_DIR || mkdtempSync(path.join(tmpdir(), 'cp-bench-api-'));
   const config = loadConfig({
     NODE_ENV: 'development',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    // As in production (LOG_LEVEL's default): two lines per request, into a file (bench.ts).
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: process.env.BENCH_REPLICA_PUBLIC_URL || `http://127.0.0.1:${port}`,

@@ -13,7 +13,7 @@ import {
   sign,
   verify,
 } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, cpSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -110,12 +110,15 @@ export function apiEventLoopLine(
   return eventLoopLine(label, use, operations / processes, operation);
 }
 
-function spawnApiProcess(env: Record<string, string>) {
+/** The API processes write their log (stdout) into `logFile`, as production writes it into a collector. */
+function spawnApiProcess(env: Record<string, string>, logFile: string) {
+  const log = openSync(logFile, 'a');
   const child: ChildProcess = spawn(
     process.execPath,
     [...process.execArgv, path.join(import.meta.dirname, 'api-server.ts')],
-    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } },
+    { stdio: ['ignore', log, 'inherit', 'ipc'], env: { ...process.env, ...env } },
   );
+  closeSync(log);
   const ready = new Promise<ServerInfo>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the API server exited (${code}) before it was ready`)));
     child.on('message', (message: { type: string; info: ServerInfo }) => {
@@ -135,20 +138,25 @@ export async function startApiServer(
 ) {
   const database = await createDatabase();
   const port = await freePort();
-  const { child, ready } = spawnApiProcess({ ...options.env, PORT: String(port), DATABASE_URL: database.url });
+  // BENCH_API_LOG keeps the API's log there; otherwise it goes to a file of its own, read and removed at stop.
+  const logFile = process.env.BENCH_API_LOG || path.join(mkdtempSync(path.join(tmpdir(), 'cp-bench-log-')), 'api.log');
+  const { child, ready } = spawnApiProcess({ ...options.env, PORT: String(port), DATABASE_URL: database.url }, logFile);
   const info = await ready;
   child.removeAllListeners('exit');
   const replicas: ChildProcess[] = [];
   const origins = [`http://127.0.0.1:${port}`];
   for (let i = 1; i < (options.processes ?? 1); i++) {
     const replicaPort = await freePort();
-    const replica = spawnApiProcess({
-      ...options.env,
-      PORT: String(replicaPort),
-      DATABASE_URL: database.url,
-      BENCH_REPLICA_PUBLIC_URL: info.baseUrl,
-      BENCH_REPLICA_DATA_DIR: info.dataDir,
-    });
+    const replica = spawnApiProcess(
+      {
+        ...options.env,
+        PORT: String(replicaPort),
+        DATABASE_URL: database.url,
+        BENCH_REPLICA_PUBLIC_URL: info.baseUrl,
+        BENCH_REPLICA_DATA_DIR: info.dataDir,
+      },
+      logFile,
+    );
     await replica.ready;
     replica.child.removeAllListeners('exit');
     replicas.push(replica.child);
@@ -184,9 +192,36 @@ export async function startApiServer(
         child.send({ type: 'stop' });
       });
       await database.drop();
+      for (const line of apiLogSummary(logFile)) print(line);
+      if (!process.env.BENCH_API_LOG) rmSync(path.dirname(logFile), { recursive: true, force: true });
     },
   };
   return server;
+}
+
+/**
+ * The API's log in a few lines: how many it wrote, and the first of those at `warn` or above (pino's level 40),
+ * which a run must not hide.
+ */
+export function apiLogSummary(logFile: string, shown = 5): string[] {
+  let text: string;
+  try {
+    text = readFileSync(logFile, 'utf8');
+  } catch {
+    return [];
+  }
+  const lines = text.split('\n').filter(Boolean);
+  const warnings = lines.filter((line) => {
+    try {
+      return (JSON.parse(line) as { level?: number }).level! >= 40;
+    } catch {
+      return true;
+    }
+  });
+  return [
+    `the API's log (LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? 'info'}): ${num(lines.length)} lines, ${num(warnings.length)} at warn or above${process.env.BENCH_API_LOG ? `, in ${logFile}` : ''}`,
+    ...warnings.slice(0, shown).map((line) => `  ${line.slice(0, 300)}`),
+  ];
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; 0 when it cannot be read. */
