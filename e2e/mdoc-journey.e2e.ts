@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/axe.ts';
 import { launchBrowser, snap } from './support/browser.ts';
-import { reportOnFailure, signIn, waitOffWizard } from './support/journeys.ts';
+import { reportOnFailure, sendFromWizard, signIn, waitOffWizard } from './support/journeys.ts';
 import { type Product, startProduct } from './support/product.ts';
 
 /**
@@ -110,8 +110,7 @@ describe('the mdoc journey: issue, receive as an mdoc, verify as mso_mdoc, revok
     await console.getByTestId('claim-level').fill('4');
     await console.getByTestId('recipient-save').click();
     await console.getByTestId('wizard-next').click();
-    await console.getByTestId('email-message').fill('Your gym pass is ready.');
-    await console.getByTestId('wizard-send').click();
+    await sendFromWizard(console, 'Your gym pass is ready.');
     // Off the wizard (its own address is under /credentials/ too), with the e-mail sent.
     await waitOffWizard(console, product, 'mdoc-journey');
     await expect.poll(() => console.getByText('E-mail sent to 1 recipient').count(), { timeout: 30_000 }).toBe(1);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, snap } from './support/browser.ts';
-import { reportOnFailure, signIn, waitOffWizard } from './support/journeys.ts';
+import { reportOnFailure, sendFromWizard, signIn, waitOffWizard } from './support/journeys.ts';
 import { type Product, startProduct } from './support/product.ts';
 
 /**
@@ -106,8 +106,7 @@ describe('the whole journey: issue, claim in the wallet, verify, revoke', () => 
     await console.getByTestId('claim-level').fill('3');
     await console.getByTestId('recipient-save').click();
     await console.getByTestId('wizard-next').click();
-    await console.getByTestId('email-message').fill('Your library card is ready.');
-    await console.getByTestId('wizard-send').click();
+    await sendFromWizard(console, 'Your library card is ready.');
     // Off the wizard (its own address is under /credentials/ too), with the e-mail sent.
     await waitOffWizard(console, product, 'wallet-journey');
     await expect.poll(() => console.getByText('E-mail sent to 1 recipient').count(), { timeout: 30_000 }).toBe(1);

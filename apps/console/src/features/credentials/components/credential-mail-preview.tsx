@@ -42,7 +42,8 @@ export function CredentialMailPreview({
         {t('issuing.preview.title')}
       </Typography>
       {preview.isError && <Alert severity="error">{t('issuing.preview.failed')}</Alert>}
-      {!preview.data && !preview.isError && <Skeleton variant="rounded" height={480} />}
+      {/* The loaded preview's height (subject, frame, note): what follows does not move when it arrives. */}
+      {!preview.data && !preview.isError && <Skeleton variant="rounded" height={800} />}
       {preview.data && (
         <>
           <Typography
