@@ -40,7 +40,7 @@ function redactDeep(value: unknown): unknown {
  * no secret key appears (nearly all: a request's own two lines) is written as it is, after one scan of its
  * text; one in which a key appears is parsed, its secrets replaced at every depth, and serialized again.
  * pino's own `redact` (path patterns such as `*.password`) cloned every top-level value of every line to look:
- * 13.8 µs per line where this takes 3-4 (bench/RESULTS.md), and it looked one level deep only.
+ * 14-17 µs per line where this takes 4-5 (bench/RESULTS.md), and it looked one level deep only.
  */
 export function redactLine(line: string): string {
   if (!SECRET_KEY_IN_JSON.test(line)) return line;

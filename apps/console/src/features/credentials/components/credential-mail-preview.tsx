@@ -10,6 +10,8 @@ import { useCredentialMailPreview } from '../api/preview-credential-mail.ts';
 
 /** A common e-mail body width: what most clients show a message at. */
 export const EMAIL_WIDTH = 600;
+/** The e-mail's frame; the placeholder before it arrives adds the subject above and the note below (80 px). */
+const FRAME_HEIGHT = 720;
 
 /**
  * The e-mail as the API renders it for sending (same renderer, placeholder claim link and QR code), shown in a
@@ -42,8 +44,8 @@ export function CredentialMailPreview({
         {t('issuing.preview.title')}
       </Typography>
       {preview.isError && <Alert severity="error">{t('issuing.preview.failed')}</Alert>}
-      {/* The loaded preview's height (subject, frame, note): what follows does not move when it arrives. */}
-      {!preview.data && !preview.isError && <Skeleton variant="rounded" height={800} />}
+      {/* As tall as the loaded preview: what follows (the Send button) does not move when it arrives. */}
+      {!preview.data && !preview.isError && <Skeleton variant="rounded" height={FRAME_HEIGHT + 80} />}
       {preview.data && (
         <>
           <Typography
@@ -63,7 +65,7 @@ export function CredentialMailPreview({
               sx={{
                 display: 'block',
                 width: '100%',
-                height: 720,
+                height: FRAME_HEIGHT,
                 border: 1,
                 borderColor: 'divider',
                 borderRadius: 1,
