@@ -3,7 +3,7 @@
  * one organization on PostgreSQL, through the real HTTP endpoint.
  *
  *   node_modules/.bin/tsx bench/credential-list.bench.ts [--rows 1000000] [--samples 30] [--budget 30] [--explain]
- *       [--index "CREATE INDEX …"]…
+ *       [--index "CREATE INDEX …"]… [--profile]
  *
  * The API (createRuntime + buildApp) runs in a child process on a fresh PostgreSQL database. The
  * credentials are inserted straight into the `credentials` table with one `generate_series` statement,
@@ -20,6 +20,8 @@
  * measures every case again: the effect of a proposed index, without touching the schema. --try
  * (repeatable) prints EXPLAIN ANALYZE of a statement of your own at the end, after any --index ($1 = the organization id,
  * $2 = the 20 % schema id): a rewritten query measured on the same data.
+ *
+ * --profile samples the API's CPU over the first measurement of every case (V8 profiler, as --cpu-prof).
  *
  * PostgreSQL: DATABASE_URL if set, else a fresh database on postgres://postgres@127.0.0.1:5432 (dropped).
  */
@@ -45,9 +47,11 @@ const explain = argv.includes('--explain');
 const exportCases = argv.includes('--export');
 const indexes = argv.flatMap((a, i) => (a === '--index' && argv[i + 1] ? [argv[i + 1]!] : []));
 const tries = argv.flatMap((a, i) => (a === '--try' && argv[i + 1] ? [argv[i + 1]!] : []));
+const profile = argv.includes('--profile');
 
 print(machineLine());
 const server = await startApiServer({
+  profile,
   env: { STATUS_LIST_SIZE: String(Math.min(8_388_608, Math.max(131_072, 2 ** Math.ceil(Math.log2(rows + 1))))) },
 });
 const { info } = server;
@@ -231,7 +235,12 @@ try {
 
   print(loadLine());
   print(`GET /api/credentials, ${samples} requests per case, one at a time…`);
-  const before = await measure();
+  // --profile: the API's CPU over every case, one request at a time (what a page costs besides its statements).
+  const { result: before, summary } = await server.profile('list', measure);
+  if (summary.length > 0) {
+    print('API server CPU profile (every case):');
+    for (const line of summary) print(`  ${line}`);
+  }
   print(loadLine());
   print('');
   table(before);
