@@ -195,12 +195,12 @@ describe('logs', () => {
 });
 
 /**
- * Whether `secret` is in the log. A random token is searched as it is. The PIN is six random digits, and a
- * log is full of digits (millisecond timestamps, response times with 13 decimals, UUIDs): by chance alone
- * one of this test's 432 distinct six-digit windows (counted in one run) matches a random PIN in about one run
- * in 2,300; one CI run failed on the PIN, and no code path puts the PIN in a log (only its hash is kept, and it
- * leaves the API in one response body, which is not logged). So an all-digit secret counts only where it stands as a value of its own (a JSON string or number, a
- * form field, a path segment): not inside a longer run of digits, letters or a decimal.
+ * Whether `secret` is in the log. A random token is searched as it is. The PIN is six random digits, and a log
+ * is full of digits (millisecond timestamps, response times with 13 decimals, UUIDs): one run of this test held
+ * 432 distinct six-digit windows, so a random PIN matches one by chance in about one run in 2,300 (one CI run
+ * failed so; no code path logs the PIN: only its hash is kept, and it leaves the API in one response body,
+ * which is not logged). An all-digit secret therefore counts only where it stands as a value of its own (a JSON
+ * string or number, a form field, a path segment), not inside a longer run of digits or letters, or a decimal.
  */
 function appearsIn(log: string, secret: string): boolean {
   if (!/^\d+$/.test(secret)) return log.includes(secret);
