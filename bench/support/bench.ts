@@ -399,14 +399,15 @@ export function cpuBudgetLine(
       ? ''
       : `; with the API doing nothing but its cryptography (${ms(cryptoMs)}, node:crypto) they would fill at ≈ ${rate(cpu.database + cpu.generator + cryptoMs)}/s`;
   // What the target leaves the API once PostgreSQL and the load generator have their share of the two cores.
-  const left = (cores * 1000) / target - cpu.database - cpu.generator;
+  const perOperation = (cores * 1000) / target;
+  const left = perOperation - cpu.database - cpu.generator;
   const apiBudget =
     left > 0
       ? `, which leaves the API ≤ ${ms(left)} at ${num(target)}/s`
       : ` (no CPU left for the API at ${num(target)}/s)`;
   return (
     `CPU per ${label}: API ${ms(cpu.api)}, PostgreSQL ${ms(cpu.database)}, load generator ${ms(cpu.generator)} = ${ms(total)}; ` +
-    `two cores fill at ≈ ${rate(total)}/s (${num(target)}/s needs ≤ ${ms((cores * 1000) / target)} in all); ` +
+    `two cores fill at ≈ ${rate(total)}/s (${num(target)}/s needs ≤ ${ms(perOperation)} in all); ` +
     `PostgreSQL and the load generator alone at ≈ ${rate(cpu.database + cpu.generator)}/s${apiBudget}${floor}`
   );
 }
