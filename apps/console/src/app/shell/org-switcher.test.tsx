@@ -24,8 +24,11 @@ const A = org('11111111-1111-4111-8111-111111111111', 'Alpha');
 const B = org('22222222-2222-4222-8222-222222222222', 'Beta');
 
 let organizationCalls: Headers[];
+/** What GET /api/organizations answers: the user's organizations as the API knows them at that moment. */
+let listed: Organization[];
 beforeEach(() => {
   organizationCalls = [];
+  listed = [A, B];
   saveTokens({ access_token: 'AT', refresh_token: 'RT', token_type: 'Bearer' });
   vi.stubGlobal(
     'fetch',
@@ -33,7 +36,7 @@ beforeEach(() => {
       const path = new URL(input, 'http://localhost').pathname;
       if (path === '/api/organizations') {
         organizationCalls.push(new Headers(init.headers));
-        return Response.json({ results: [A, B] });
+        return Response.json({ results: listed });
       }
       if (path === '/api/config') {
         return Response.json({
@@ -95,6 +98,20 @@ describe('OrgSwitcher', () => {
     await waitFor(() => expect(organizationCalls.length).toBeGreaterThanOrEqual(2));
     // The list is the user's own: it names no organization (the stored one may have been left or lost).
     expect(organizationCalls.at(-1)?.has('CurrentIdentity')).toBe(false);
+  });
+
+  it('asks for the list again when the menu opens: an organization created elsewhere meanwhile is in it', async () => {
+    listed = [A];
+    const user = userEvent.setup();
+    renderSwitcher();
+    await within(await screen.findByTestId('org-switcher')).findByText('Alpha');
+    expect(organizationCalls).toHaveLength(1);
+    // Created at the account center, or joined in another tab, after the console read the list.
+    listed = [A, B];
+    await user.click(screen.getByRole('button', { name: /^Alpha\b.*Switch organization$/ }));
+    expect(await screen.findByTestId(`org-option-${B.id}`)).toBeTruthy();
+    expect(screen.getByTestId(`org-option-${A.id}`)).toBeTruthy();
+    expect(organizationCalls).toHaveLength(2);
   });
 
   it('opens the local create form when no account center handles creation', async () => {

@@ -23,7 +23,7 @@ const CreateOrganizationDialog = lazy(async () => ({
 export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { current, organizations, selectOrganization } = useIdentity();
+  const { current, organizations, selectOrganization, refresh } = useIdentity();
   const config = usePublicConfig();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   // Mounted from the first open on, so that closing still plays the menu's transition.
@@ -57,7 +57,12 @@ export function OrgSwitcher({ onDone }: { onDone?: () => void }) {
         data-testid="org-switcher"
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : 'false'}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={(event) => {
+          setAnchor(event.currentTarget);
+          // The list as it is now: an organization created or joined elsewhere (the account center, another tab)
+          // since the console last asked shows in the menu that opens.
+          void refresh();
+        }}
         sx={{
           width: '100%',
           justifyContent: 'space-between',
